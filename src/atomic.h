@@ -1,0 +1,102 @@
+/*
+ * atomic.h: the only place raw atomics appear.
+ *
+ * Everything stat shares between processes lives in one MAP_SHARED mapping and
+ * is touched only through these helpers, so every cross-process access is
+ * visibly atomic and carries its memory order. There are no cross-process
+ * locks anywhere: a process killed at any instruction leaves nothing held.
+ */
+#ifndef STAT_ATOMIC_H
+#define STAT_ATOMIC_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+typedef struct { volatile uint64_t v; } stat_atomic_u64;
+typedef struct { volatile int64_t v; } stat_atomic_i64;
+typedef struct { volatile uint32_t v; } stat_atomic_u32;
+
+static inline uint64_t stat_atomic_load(stat_atomic_u64 *a)
+{
+	return __atomic_load_n(&a->v, __ATOMIC_ACQUIRE);
+}
+
+static inline uint64_t stat_atomic_load_relaxed(stat_atomic_u64 *a)
+{
+	return __atomic_load_n(&a->v, __ATOMIC_RELAXED);
+}
+
+static inline void stat_atomic_store(stat_atomic_u64 *a, uint64_t v)
+{
+	__atomic_store_n(&a->v, v, __ATOMIC_RELEASE);
+}
+
+static inline uint64_t stat_atomic_add(stat_atomic_u64 *a, uint64_t n)
+{
+	return __atomic_fetch_add(&a->v, n, __ATOMIC_ACQ_REL);
+}
+
+static inline uint64_t stat_atomic_sub(stat_atomic_u64 *a, uint64_t n)
+{
+	return __atomic_fetch_sub(&a->v, n, __ATOMIC_ACQ_REL);
+}
+
+/* Counters: statistics only, ordering does not matter. */
+static inline void stat_atomic_inc(stat_atomic_u64 *a)
+{
+	__atomic_fetch_add(&a->v, 1, __ATOMIC_RELAXED);
+}
+
+static inline void stat_atomic_count(stat_atomic_u64 *a, uint64_t n)
+{
+	__atomic_fetch_add(&a->v, n, __ATOMIC_RELAXED);
+}
+
+static inline bool stat_atomic_cas(stat_atomic_u64 *a, uint64_t *expected, uint64_t desired)
+{
+	return __atomic_compare_exchange_n(&a->v, expected, desired, false,
+		__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+static inline int64_t stat_atomic_load_i64(stat_atomic_i64 *a)
+{
+	return __atomic_load_n(&a->v, __ATOMIC_ACQUIRE);
+}
+
+static inline void stat_atomic_store_i64(stat_atomic_i64 *a, int64_t v)
+{
+	__atomic_store_n(&a->v, v, __ATOMIC_RELEASE);
+}
+
+static inline uint32_t stat_atomic_load_u32(stat_atomic_u32 *a)
+{
+	return __atomic_load_n(&a->v, __ATOMIC_ACQUIRE);
+}
+
+static inline void stat_atomic_store_u32(stat_atomic_u32 *a, uint32_t v)
+{
+	__atomic_store_n(&a->v, v, __ATOMIC_RELEASE);
+}
+
+static inline bool stat_atomic_cas_u32(stat_atomic_u32 *a, uint32_t *expected, uint32_t desired)
+{
+	return __atomic_compare_exchange_n(&a->v, expected, desired, false,
+		__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+static inline void stat_atomic_fence(void)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+static inline void stat_atomic_fence_acquire(void)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+}
+
+static inline void stat_atomic_fence_release(void)
+{
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+#endif

@@ -1,0 +1,25 @@
+/*
+ * clock.h: one monotonic time base for every process sharing stat.
+ *
+ * The epoch is taken at MINIT and kept in the shared mapping, so `elapsed`
+ * in a sample from any worker and stat\elapsed() in any process agree.
+ */
+#ifndef STAT_CLOCK_H
+#define STAT_CLOCK_H
+
+#include <stdint.h>
+
+#define STAT_NS_PER_SEC  1000000000ULL
+#define STAT_NS_PER_USEC 1000ULL
+
+/* Nanoseconds on CLOCK_MONOTONIC. Any thread. */
+uint64_t stat_clock_now(void);
+
+/* Set the epoch (MINIT, before any fork). */
+void stat_clock_start(uint64_t epoch);
+
+/* Seconds since the epoch, for JSON and stat\elapsed(). Any thread. */
+double stat_clock_seconds(uint64_t ns);
+double stat_clock_elapsed(void);
+
+#endif

@@ -1,0 +1,186 @@
+/*
+ * control.c: see control.h. Listener thread.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "control.h"
+#include "memory.h"
+#include "settings.h"
+#include "atomic.h"
+
+#define STAT_CONTROL_MESSAGE 16
+
+typedef struct _stat_control_client {
+	int           fd;
+	size_t        have;
+	unsigned char partial[STAT_CONTROL_MESSAGE];
+} stat_control_client;
+
+static stat_control_client *stat_control_clients = NULL;
+static size_t stat_control_clients_count = 0;
+static size_t stat_control_clients_capacity = 0;
+
+static bool stat_control_range(int64_t param, int64_t min, int64_t max)
+{
+	return param >= min && param <= max;
+}
+
+bool stat_control_apply(int64_t control, int64_t param)
+{
+	stat_live *live = &stat_memory->live;
+	bool valid = true;
+
+	switch (control) {
+		case STAT_CONTROL_AUTO:
+			if ((valid = stat_control_range(param, 0, 1))) {
+				stat_atomic_store(&live->autostart, (uint64_t) param);
+			}
+			break;
+		case STAT_CONTROL_SAMPLERS:
+			if ((valid = stat_control_range(param, 0, 1000000))) {
+				stat_atomic_store(&live->samplers, (uint64_t) param);
+			}
+			break;
+		case STAT_CONTROL_INTERVAL:
+			if ((valid = stat_control_range(param, STAT_INTERVAL_MIN, STAT_INTERVAL_MAX))) {
+				stat_atomic_store(&live->interval, (uint64_t) param);
+			}
+			break;
+		case STAT_CONTROL_ARGINFO:
+			if ((valid = stat_control_range(param, 0, 1))) {
+				stat_atomic_store(&live->arginfo, (uint64_t) param);
+			}
+			break;
+		case STAT_CONTROL_STACK:
+			/* slots are sized at startup: the stack can shrink and grow back, not beyond stat.stack */
+			if ((valid = stat_control_range(param, 0, stat_settings_get()->stack))) {
+				stat_atomic_store(&live->stack, (uint64_t) param);
+			}
+			break;
+		default:
+			valid = false;
+			break;
+	}
+
+	stat_atomic_inc(valid ? STAT_COUNTER(control_applied) : STAT_COUNTER(control_invalid));
+	return valid;
+}
+
+static void stat_control_remove(size_t index)
+{
+	stat_control_client *client = &stat_control_clients[index];
+
+	if (client->have != 0) {
+		/* a message cut short by the disconnect */
+		stat_atomic_inc(STAT_COUNTER(control_invalid));
+	}
+	close(client->fd);
+	stat_control_clients[index] = stat_control_clients[--stat_control_clients_count];
+}
+
+void stat_control_accept(int listen_fd)
+{
+	for (;;) {
+		int fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+		if (fd < 0) {
+			return;
+		}
+
+		if (stat_control_clients_count == stat_control_clients_capacity) {
+			size_t capacity = stat_control_clients_capacity ? stat_control_clients_capacity * 2 : 8;
+			stat_control_client *grown = realloc(stat_control_clients, capacity * sizeof(*grown));
+
+			if (!grown) {
+				close(fd);
+				return;
+			}
+			stat_control_clients = grown;
+			stat_control_clients_capacity = capacity;
+		}
+
+		stat_control_clients[stat_control_clients_count].fd = fd;
+		stat_control_clients[stat_control_clients_count].have = 0;
+		stat_control_clients_count++;
+	}
+}
+
+size_t stat_control_count(void)
+{
+	return stat_control_clients_count;
+}
+
+size_t stat_control_poll(struct pollfd *fds)
+{
+	size_t i;
+
+	for (i = 0; i < stat_control_clients_count; i++) {
+		fds[i].fd = stat_control_clients[i].fd;
+		fds[i].events = POLLIN;
+		fds[i].revents = 0;
+	}
+
+	return stat_control_clients_count;
+}
+
+/* Read what is there and apply every whole message; false when the client is gone. */
+static bool stat_control_read(stat_control_client *client)
+{
+	unsigned char buffer[STAT_CONTROL_MESSAGE * 64];
+	int rounds;
+
+	/* bounded: a flooding client cannot keep the thread from its other work */
+	for (rounds = 0; rounds < 16; rounds++) {
+		ssize_t n = recv(client->fd, buffer, sizeof(buffer), MSG_DONTWAIT);
+		size_t i;
+
+		if (n == 0) {
+			return false;
+		}
+		if (n < 0) {
+			return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
+		}
+
+		for (i = 0; i < (size_t) n; i++) {
+			client->partial[client->have++] = buffer[i];
+			if (client->have == STAT_CONTROL_MESSAGE) {
+				int64_t message[2];
+
+				memcpy(message, client->partial, sizeof(message));
+				stat_control_apply(message[0], message[1]);
+				client->have = 0;
+			}
+		}
+	}
+
+	return true;
+}
+
+void stat_control_events(const struct pollfd *fds, size_t count)
+{
+	size_t i = count;
+
+	while (i-- > 0) {
+		if (i >= stat_control_clients_count || fds[i].revents == 0) {
+			continue;
+		}
+		if ((fds[i].revents & (POLLERR | POLLNVAL)) ||
+			!stat_control_read(&stat_control_clients[i])) {
+			stat_control_remove(i);
+		}
+	}
+}
+
+void stat_control_close_all(void)
+{
+	while (stat_control_clients_count > 0) {
+		stat_control_remove(stat_control_clients_count - 1);
+	}
+	free(stat_control_clients);
+	stat_control_clients = NULL;
+	stat_control_clients_capacity = 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * frame.h: reading the executor from beside it.
+ *
+ * A frame reader belongs to one sampler. It is created on the request thread
+ * (which knows where its executor globals and heap are) and then used only by
+ * that sampler's thread, which copies executor globals -> current frame ->
+ * function -> opline out of its own process with process_vm_readv: memory
+ * freed or reused under it is a failed read or a value that fails validation,
+ * never a fault. It never calls into the engine and never allocates.
+ */
+#ifndef STAT_FRAME_H
+#define STAT_FRAME_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "sample.h"
+
+typedef struct _stat_frame_reader stat_frame_reader;
+
+/* Request thread: a reader for this thread's executor (malloc'd). */
+stat_frame_reader *stat_frame_reader_create(void);
+/* Request thread: re-aim at this request (pid after fork, fresh cache). */
+void stat_frame_reader_reset(stat_frame_reader *reader);
+void stat_frame_reader_free(stat_frame_reader *reader);
+
+/*
+ * Sampler thread: fill in what the executor is doing now. false: the read
+ * failed or did not validate; the caller drops and counts the sample.
+ */
+bool stat_frame_read(stat_frame_reader *reader, stat_sample *sample, bool arginfo);
+
+/* Whether process_vm_readv works here (seccomp may refuse it). */
+bool stat_frame_probe(char *error, size_t error_size);
+
+#endif

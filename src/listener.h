@@ -1,0 +1,47 @@
+/*
+ * listener.h: socket addresses and the listener thread.
+ *
+ * One thread per process that owns the sockets (the one that ran MINIT)
+ * serves both the stream socket and the control socket with poll(): it never
+ * blocks on a client (all sockets are non-blocking, sends use MSG_NOSIGNAL)
+ * and it never calls PHP's error or memory API. It is stopped and joined by
+ * MSHUTDOWN, which gives stream clients about a second to take the rest of
+ * their backlog.
+ */
+#ifndef STAT_LISTENER_H
+#define STAT_LISTENER_H
+
+#include <stdbool.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#define STAT_ADDRESS_TEXT 160
+
+typedef struct _stat_address {
+	int                     family;   /* 0: disabled, AF_UNIX, AF_INET, AF_INET6 */
+	socklen_t               length;
+	struct sockaddr_storage addr;
+	char                    text[STAT_ADDRESS_TEXT];
+} stat_address;
+
+/* Parse "0", "path", "unix://path", "tcp://host:port" or "tcp://[v6]:port". */
+bool stat_address_parse(const char *value, stat_address *address, char *error, size_t error_size);
+
+typedef struct _stat_socket {
+	int          fd;
+	stat_address address;
+	dev_t        dev;    /* the unix socket file we created, so we unlink only ours */
+	ino_t        ino;
+} stat_socket;
+
+/* MINIT: open a listening socket; false with a reason in error. */
+bool stat_socket_open(stat_socket *sock, const stat_address *address, mode_t mode, char *error, size_t error_size);
+void stat_socket_close(stat_socket *sock);
+
+/* MINIT: start the thread serving the given sockets (either may have fd -1). */
+bool stat_listener_start(stat_socket *stream, stat_socket *control, char *error, size_t error_size);
+
+/* MSHUTDOWN: drain stream clients (bounded), stop and join the thread. */
+void stat_listener_stop(void);
+
+#endif

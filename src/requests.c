@@ -1,0 +1,76 @@
+/*
+ * requests.c: see requests.h. Writer: request threads of any process.
+ * Readers: the listener thread and MSHUTDOWN.
+ */
+#include <string.h>
+
+#include "requests.h"
+#include "atomic.h"
+
+typedef struct _stat_request_slot {
+	stat_atomic_u64 seq;
+	stat_request    request;
+} stat_request_slot;
+
+struct _stat_requests {
+	uint64_t          records;
+	stat_atomic_u64   next;
+	stat_request_slot slots[];
+};
+
+size_t stat_requests_size(uint64_t records)
+{
+	return sizeof(stat_requests) + records * sizeof(stat_request_slot);
+}
+
+void stat_requests_init(stat_requests *requests, uint64_t records)
+{
+	requests->records = records;
+	stat_atomic_store(&requests->next, 1);
+}
+
+uint64_t stat_requests_begin(stat_requests *requests, const stat_request *request)
+{
+	uint64_t id = stat_atomic_add(&requests->next, 1);
+	stat_request_slot *slot = &requests->slots[id % requests->records];
+	uint64_t seq = stat_atomic_load(&slot->seq);
+
+	do {
+		if (seq >= 2 * id + 1) {
+			return id;
+		}
+	} while (!stat_atomic_cas(&slot->seq, &seq, 2 * id + 1));
+
+	memcpy(&slot->request, request, offsetof(stat_request, uri) + request->uri_length);
+
+	seq = 2 * id + 1;
+	stat_atomic_cas(&slot->seq, &seq, 2 * id + 2);
+
+	return id;
+}
+
+bool stat_requests_get(stat_requests *requests, uint64_t id, stat_request *out)
+{
+	stat_request_slot *slot;
+	uint64_t before, after;
+
+	if (id == 0) {
+		return false;
+	}
+
+	slot = &requests->slots[id % requests->records];
+	before = stat_atomic_load(&slot->seq);
+	if (before != 2 * id + 2) {
+		return false;
+	}
+
+	memcpy(out, &slot->request, offsetof(stat_request, uri));
+	if (out->uri_length > STAT_URI_MAX) {
+		return false;
+	}
+	memcpy(out->uri, slot->request.uri, out->uri_length);
+	stat_atomic_fence_acquire();
+	after = stat_atomic_load_relaxed(&slot->seq);
+
+	return after == before;
+}

@@ -1,0 +1,179 @@
+/*
+ * ring.c: see ring.h for the protocol.
+ *
+ * Writers run on sampler threads of any process; readers on the listener
+ * thread of the owning process (stream) and in MSHUTDOWN (dump).
+ */
+#include <string.h>
+
+#include "ring.h"
+#include "atomic.h"
+
+typedef struct _stat_ring_slot {
+	stat_atomic_u64 seq;
+	uint64_t        checksum;
+	uint64_t        length;
+	uint64_t        reserved;
+	unsigned char   data[];
+} stat_ring_slot;
+
+struct _stat_ring {
+	uint64_t        slots;
+	uint64_t        sample_size;
+	uint64_t        slot_size;
+	uint64_t        reserved[5];
+	stat_atomic_u64 head;
+	unsigned char   padding[56];
+	unsigned char   data[];
+};
+
+#define STAT_RING_BUSY(p) (2 * (p) + 1)
+#define STAT_RING_DONE(p) (2 * (p) + 2)
+
+static size_t stat_ring_slot_size(size_t sample_size)
+{
+	return (sizeof(stat_ring_slot) + sample_size + 63) & ~(size_t) 63;
+}
+
+size_t stat_ring_size(uint64_t slots, size_t sample_size)
+{
+	return sizeof(stat_ring) + slots * stat_ring_slot_size(sample_size);
+}
+
+void stat_ring_init(stat_ring *ring, uint64_t slots, size_t sample_size)
+{
+	ring->slots = slots;
+	ring->sample_size = sample_size;
+	ring->slot_size = stat_ring_slot_size(sample_size);
+	stat_atomic_store(&ring->head, 0);
+	/* slots are zero (fresh mapping): seq 0 is "never written", below any DONE */
+}
+
+static inline stat_ring_slot *stat_ring_slot_at(stat_ring *ring, uint64_t position)
+{
+	return (stat_ring_slot *) (ring->data + (position % ring->slots) * ring->slot_size);
+}
+
+/* FNV-1a over 64-bit words and a tail: cheap, and only guards against tearing. */
+static uint64_t stat_ring_checksum(const unsigned char *data, size_t length)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i = 0;
+
+	for (; i + 8 <= length; i += 8) {
+		uint64_t word;
+
+		memcpy(&word, data + i, 8);
+		h ^= word;
+		h *= 0x100000001b3ULL;
+	}
+	for (; i < length; i++) {
+		h ^= data[i];
+		h *= 0x100000001b3ULL;
+	}
+
+	return h ^ length;
+}
+
+bool stat_ring_write(stat_ring *ring, const void *sample, size_t size)
+{
+	uint64_t position = stat_atomic_add(&ring->head, 1);
+	stat_ring_slot *slot = stat_ring_slot_at(ring, position);
+	uint64_t seq = stat_atomic_load(&slot->seq);
+	uint64_t busy = STAT_RING_BUSY(position);
+
+	if (size > ring->sample_size) {
+		size = ring->sample_size;
+	}
+
+	/* take the slot over from any older lap, even one still writing */
+	do {
+		if (seq >= busy) {
+			return false;
+		}
+	} while (!stat_atomic_cas(&slot->seq, &seq, busy));
+
+	memcpy(slot->data, sample, size);
+	slot->length = size;
+	slot->checksum = stat_ring_checksum(slot->data, size);
+
+	seq = busy;
+	return stat_atomic_cas(&slot->seq, &seq, STAT_RING_DONE(position));
+}
+
+stat_ring_result stat_ring_read(stat_ring *ring, uint64_t *cursor, void *out, uint64_t *lost)
+{
+	uint64_t head = stat_atomic_load(&ring->head);
+	uint64_t position = *cursor;
+	stat_ring_slot *slot;
+	uint64_t before, after, length, checksum;
+
+	if (head > ring->slots && position < head - ring->slots) {
+		*lost += head - ring->slots - position;
+		position = head - ring->slots;
+		*cursor = position;
+	}
+	if (position >= head) {
+		return STAT_RING_EMPTY;
+	}
+
+	slot = stat_ring_slot_at(ring, position);
+	before = stat_atomic_load(&slot->seq);
+	if (before < STAT_RING_DONE(position)) {
+		return STAT_RING_PENDING;
+	}
+	if (before > STAT_RING_DONE(position)) {
+		/* a later lap has (or is writing) this slot */
+		*lost += 1;
+		*cursor = position + 1;
+		return STAT_RING_SKIPPED;
+	}
+
+	length = slot->length;
+	if (length > ring->sample_size) {
+		length = ring->sample_size;
+	}
+	memcpy(out, slot->data, length);
+	if (length < ring->sample_size) {
+		memset((unsigned char *) out + length, 0, ring->sample_size - length);
+	}
+	checksum = slot->checksum;
+	stat_atomic_fence_acquire();
+	after = stat_atomic_load_relaxed(&slot->seq);
+
+	*cursor = position + 1;
+	if (after != before || stat_ring_checksum(out, length) != checksum) {
+		*lost += 1;
+		return STAT_RING_SKIPPED;
+	}
+
+	return STAT_RING_SAMPLE;
+}
+
+void stat_ring_skip(stat_ring *ring, uint64_t *cursor, uint64_t *lost)
+{
+	*cursor += 1;
+	*lost += 1;
+}
+
+uint64_t stat_ring_head(stat_ring *ring)
+{
+	return stat_atomic_load(&ring->head);
+}
+
+uint64_t stat_ring_tail(stat_ring *ring)
+{
+	uint64_t head = stat_atomic_load(&ring->head);
+
+	return head > ring->slots ? head - ring->slots : 0;
+}
+
+uint64_t stat_ring_slots(stat_ring *ring)
+{
+	return ring->slots;
+}
+
+size_t stat_ring_sample_size(stat_ring *ring)
+{
+	return ring->sample_size;
+}

@@ -1,0 +1,52 @@
+/*
+ * ring.h: the shared ring of samples.
+ *
+ * Fixed-size slots, many writers (every sampler of every process), many
+ * readers (each stream client and the dump, each with its own cursor; reads
+ * never take anything away). A writer claims a position with one fetch-add on
+ * the head and never waits. Each slot carries a sequence number: 2p+1 while
+ * position p is being written, 2p+2 once it is complete, plus a checksum of
+ * its contents. A reader copies a slot and accepts it only if the sequence
+ * was 2p+2 before and after the copy and the checksum matches, so a sample is
+ * never torn, even when a writer paused mid-copy is overtaken a lap later.
+ */
+#ifndef STAT_RING_H
+#define STAT_RING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "memory.h"
+
+/* Bytes the ring needs in the shared mapping. */
+size_t stat_ring_size(uint64_t slots, size_t sample_size);
+void stat_ring_init(stat_ring *ring, uint64_t slots, size_t sample_size);
+
+/* Samplers, any process: publish `size` bytes (at most the sample size). */
+bool stat_ring_write(stat_ring *ring, const void *sample, size_t size);
+
+typedef enum {
+	STAT_RING_EMPTY,    /* nothing new at the cursor */
+	STAT_RING_PENDING,  /* the next slot is still being written */
+	STAT_RING_SAMPLE,   /* a sample was copied to `out` */
+	STAT_RING_SKIPPED   /* the slot was overwritten or torn: counted in lost */
+} stat_ring_result;
+
+/*
+ * Readers: copy the sample at *cursor into out (sample_size bytes) and advance.
+ * A cursor that fell more than a ring behind skips ahead; the samples it
+ * missed are added to *lost.
+ */
+stat_ring_result stat_ring_read(stat_ring *ring, uint64_t *cursor, void *out, uint64_t *lost);
+
+/* Skip the slot at the cursor (a writer died or stalled on it). */
+void stat_ring_skip(stat_ring *ring, uint64_t *cursor, uint64_t *lost);
+
+/* The position the next sample will take, and the oldest still in the ring. */
+uint64_t stat_ring_head(stat_ring *ring);
+uint64_t stat_ring_tail(stat_ring *ring);
+uint64_t stat_ring_slots(stat_ring *ring);
+size_t stat_ring_sample_size(stat_ring *ring);
+
+#endif

@@ -1,0 +1,317 @@
+/*
+ * sample.c: the JSON encoding of samples, with json-c.
+ *
+ * Threads: the listener thread (stream) and MSHUTDOWN (dump). Only malloc,
+ * never PHP's allocator. Opcode names are copied at MINIT so the encoder
+ * never calls the engine.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "php.h"
+#include "zend_vm_opcodes.h"
+
+#include "sample.h"
+#include "strings.h"
+#include "requests.h"
+#include "clock.h"
+
+static const char *stat_opcode_names[256];
+
+void stat_sample_minit(void)
+{
+	int i;
+
+	for (i = 0; i <= ZEND_VM_LAST_OPCODE && i < 256; i++) {
+		stat_opcode_names[i] = zend_get_opcode_name((zend_uchar) i);
+	}
+}
+
+size_t stat_sample_size(uint64_t stack)
+{
+	return sizeof(stat_sample) + stack * sizeof(stat_frame);
+}
+
+bool stat_buffer_append(stat_buffer *buffer, const char *data, size_t length)
+{
+	if (buffer->length + length > buffer->capacity) {
+		size_t capacity = buffer->capacity ? buffer->capacity : 4096;
+		char *grown;
+
+		while (capacity < buffer->length + length) {
+			capacity *= 2;
+		}
+		grown = realloc(buffer->data, capacity);
+		if (!grown) {
+			return false;
+		}
+		buffer->data = grown;
+		buffer->capacity = capacity;
+	}
+
+	memcpy(buffer->data + buffer->length, data, length);
+	buffer->length += length;
+	return true;
+}
+
+void stat_buffer_consume(stat_buffer *buffer, size_t length)
+{
+	if (length >= buffer->length) {
+		buffer->length = 0;
+		return;
+	}
+	memmove(buffer->data, buffer->data + length, buffer->length - length);
+	buffer->length -= length;
+}
+
+void stat_buffer_free(stat_buffer *buffer)
+{
+	free(buffer->data);
+	buffer->data = NULL;
+	buffer->length = buffer->capacity = 0;
+}
+
+/* Length of the valid UTF-8 sequence at s (0 if invalid). */
+static size_t stat_utf8_sequence(const unsigned char *s, size_t length)
+{
+	unsigned char c = s[0];
+
+	if (c < 0x80) {
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf) {
+		return length >= 2 && (s[1] & 0xc0) == 0x80 ? 2 : 0;
+	}
+	if (c >= 0xe0 && c <= 0xef) {
+		if (length < 3 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80) {
+			return 0;
+		}
+		if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f)) {
+			return 0; /* overlong, or a surrogate */
+		}
+		return 3;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		if (length < 4 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 || (s[3] & 0xc0) != 0x80) {
+			return 0;
+		}
+		if ((c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f)) {
+			return 0;
+		}
+		return 4;
+	}
+
+	return 0;
+}
+
+/* A json-c string; invalid UTF-8 bytes become U+FFFD (json-c escapes the rest). */
+static json_object *stat_json_string(const char *value, size_t length)
+{
+	const unsigned char *s = (const unsigned char *) value;
+	size_t i = 0, n;
+	stat_buffer clean = {0};
+	json_object *result;
+
+	while (i < length && (n = stat_utf8_sequence(s + i, length - i)) != 0) {
+		i += n;
+	}
+	if (i == length) {
+		return json_object_new_string_len(value, (int) length);
+	}
+
+	stat_buffer_append(&clean, value, i);
+	while (i < length) {
+		n = stat_utf8_sequence(s + i, length - i);
+		if (n == 0) {
+			stat_buffer_append(&clean, "\xef\xbf\xbd", 3);
+			i++;
+		} else {
+			stat_buffer_append(&clean, value + i, n);
+			i += n;
+		}
+	}
+
+	result = json_object_new_string_len(clean.data ? clean.data : "", (int) clean.length);
+	stat_buffer_free(&clean);
+
+	return result;
+}
+
+/* Add a string field from the arena; nothing for NONE. */
+static void stat_json_ref(json_object *object, const char *key, uint32_t ref)
+{
+	const char *value;
+	size_t length;
+
+	if (ref == STAT_STRING_NONE) {
+		return;
+	}
+	if (ref == STAT_STRING_FULL) {
+		json_object_object_add(object, key, json_object_new_string("[strings full]"));
+		return;
+	}
+
+	value = stat_strings_get(stat_memory->strings, ref, &length);
+	if (!value) {
+		json_object_object_add(object, key, json_object_new_string("[unknown]"));
+		return;
+	}
+	json_object_object_add(object, key, stat_json_string(value, length));
+}
+
+static json_object *stat_json_seconds(uint64_t ns)
+{
+	char text[32];
+	double seconds = stat_clock_seconds(ns);
+
+	snprintf(text, sizeof(text), "%.6f", seconds);
+	return json_object_new_double_s(seconds, text);
+}
+
+static void stat_json_request(json_object *root, const stat_sample *sample)
+{
+	json_object *request = json_object_new_object();
+	stat_request *info = malloc(sizeof(stat_request));
+
+	json_object_object_add(request, "pid", json_object_new_int64(sample->pid));
+	json_object_object_add(request, "elapsed", stat_json_seconds(sample->request_start));
+
+	if (info && stat_requests_get(stat_memory->requests, sample->request, info)) {
+		stat_json_ref(request, "path", info->path);
+		stat_json_ref(request, "method", info->method);
+		if (info->uri_length > 0) {
+			json_object_object_add(request, "uri", stat_json_string(info->uri, info->uri_length));
+		}
+	}
+	free(info);
+
+	json_object_object_add(root, "request", request);
+}
+
+static const char *stat_arg_names[] = {
+	"undef", "null", "bool", "bool", "int", "float", "string", "array", "object", "resource", "reference", "unknown"
+};
+
+static json_object *stat_json_args(const stat_sample *sample)
+{
+	json_object *args = json_object_new_array();
+	int i;
+
+	for (i = 0; i < sample->argc && i < STAT_ARGINFO_MAX; i++) {
+		const stat_arg *arg = &sample->args[i];
+		const char *type = arg->type < sizeof(stat_arg_names) / sizeof(stat_arg_names[0]) ? stat_arg_names[arg->type] : "unknown";
+		char text[64];
+
+		if (arg->type == STAT_ARG_FALSE || arg->type == STAT_ARG_TRUE) {
+			snprintf(text, sizeof(text), "bool(%s)", arg->type == STAT_ARG_TRUE ? "true" : "false");
+		} else if (arg->type == STAT_ARG_OBJECT && arg->has_meta) {
+			const char *name;
+			size_t length;
+			json_object *string;
+
+			name = stat_strings_get(stat_memory->strings, arg->meta, &length);
+			if (name) {
+				stat_buffer joined = {0};
+
+				stat_buffer_append(&joined, "object(", 7);
+				stat_buffer_append(&joined, name, length);
+				stat_buffer_append(&joined, ")", 1);
+				string = stat_json_string(joined.data, joined.length);
+				stat_buffer_free(&joined);
+				json_object_array_add(args, string);
+				continue;
+			}
+			snprintf(text, sizeof(text), "object");
+		} else if (arg->has_meta) {
+			snprintf(text, sizeof(text), "%s(%u)", type, arg->meta);
+		} else {
+			snprintf(text, sizeof(text), "%s", type);
+		}
+		json_object_array_add(args, json_object_new_string(text));
+	}
+
+	return args;
+}
+
+static const char *stat_sample_types[] = {"memory", "user", "internal"};
+
+bool stat_sample_encode(const stat_sample *sample, stat_buffer *out)
+{
+	json_object *root = json_object_new_object();
+	const char *text;
+	size_t length;
+	bool ok;
+
+	if (!root) {
+		return false;
+	}
+
+	json_object_object_add(root, "type", json_object_new_string(
+		sample->type <= STAT_SAMPLE_INTERNAL ? stat_sample_types[sample->type] : "memory"));
+	stat_json_request(root, sample);
+	json_object_object_add(root, "elapsed", stat_json_seconds(sample->time));
+
+	{
+		json_object *memory = json_object_new_object();
+
+		json_object_object_add(memory, "used", json_object_new_int64((int64_t) sample->memory_used));
+		json_object_object_add(memory, "peak", json_object_new_int64((int64_t) sample->memory_peak));
+		json_object_object_add(root, "memory", memory);
+	}
+
+	if (sample->flags & STAT_SAMPLE_LOCATION) {
+		json_object *location = json_object_new_object();
+
+		stat_json_ref(location, "file", sample->file);
+		if (sample->flags & STAT_SAMPLE_LINE) {
+			json_object_object_add(location, "line", json_object_new_int64(sample->line));
+		}
+		json_object_object_add(location, "offset", json_object_new_int64(sample->offset));
+		json_object_object_add(root, "location", location);
+	}
+
+	if (sample->flags & STAT_SAMPLE_SYMBOL) {
+		json_object *symbol = json_object_new_object();
+
+		stat_json_ref(symbol, "scope", sample->scope);
+		stat_json_ref(symbol, "function", sample->function);
+		json_object_object_add(root, "symbol", symbol);
+	}
+
+	if ((sample->flags & STAT_SAMPLE_OPCODE) && stat_opcode_names[sample->opcode]) {
+		json_object_object_add(root, "opcode", json_object_new_string(stat_opcode_names[sample->opcode]));
+	}
+
+	if (sample->flags & STAT_SAMPLE_ARGINFO) {
+		json_object_object_add(root, "arginfo", stat_json_args(sample));
+	}
+
+	text = json_object_to_json_string_length(root,
+		JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &length);
+	ok = text && stat_buffer_append(out, text, length) && stat_buffer_append(out, "\n", 1);
+	json_object_put(root);
+
+	return ok;
+}
+
+bool stat_sample_encode_lost(uint64_t count, stat_buffer *out)
+{
+	json_object *root = json_object_new_object();
+	const char *text;
+	size_t length;
+	bool ok;
+
+	json_object_object_add(root, "type", json_object_new_string("lost"));
+	json_object_object_add(root, "count", json_object_new_int64((int64_t) count));
+	json_object_object_add(root, "elapsed", stat_json_seconds(stat_clock_now()));
+
+	text = json_object_to_json_string_length(root,
+		JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &length);
+	ok = text && stat_buffer_append(out, text, length) && stat_buffer_append(out, "\n", 1);
+	json_object_put(root);
+
+	return ok;
+}

@@ -1,0 +1,112 @@
+/*
+ * sample.h: what one sample holds, and its JSON form.
+ *
+ * A sample is a fixed header plus up to `stack` frames; names are string
+ * references into the arena, the request is an id into the request table.
+ * It is built by a sampler thread without touching the engine, published in
+ * the ring, and encoded with json-c by the listener thread or the dump. The
+ * encoder replaces invalid UTF-8 with U+FFFD, so every line is valid JSON
+ * whatever bytes a script name or URI holds.
+ */
+#ifndef STAT_SAMPLE_H
+#define STAT_SAMPLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "memory.h"
+
+typedef enum {
+	STAT_SAMPLE_MEMORY = 0,
+	STAT_SAMPLE_USER = 1,
+	STAT_SAMPLE_INTERNAL = 2
+} stat_sample_type;
+
+/* sample flags */
+#define STAT_SAMPLE_LOCATION  (1 << 0)
+#define STAT_SAMPLE_LINE      (1 << 1)
+#define STAT_SAMPLE_SYMBOL    (1 << 2)
+#define STAT_SAMPLE_OPCODE    (1 << 3)
+#define STAT_SAMPLE_ARGINFO   (1 << 4)
+#define STAT_SAMPLE_MEMINFO   (1 << 5)
+
+#define STAT_ARGINFO_MAX 8
+
+typedef enum {
+	STAT_ARG_UNDEF = 0,
+	STAT_ARG_NULL,
+	STAT_ARG_FALSE,
+	STAT_ARG_TRUE,
+	STAT_ARG_LONG,
+	STAT_ARG_DOUBLE,
+	STAT_ARG_STRING,
+	STAT_ARG_ARRAY,
+	STAT_ARG_OBJECT,
+	STAT_ARG_RESOURCE,
+	STAT_ARG_REFERENCE,
+	STAT_ARG_UNKNOWN
+} stat_arg_type;
+
+typedef struct _stat_arg {
+	uint8_t  type;
+	uint8_t  has_meta;
+	uint16_t reserved;
+	uint32_t meta;      /* string length, array count, object class (string ref) */
+} stat_arg;
+
+typedef struct _stat_frame {
+	uint32_t function;
+	uint32_t scope;
+	uint32_t file;
+	uint32_t line;
+} stat_frame;
+
+typedef struct _stat_sample {
+	uint8_t    type;
+	uint8_t    opcode;
+	uint8_t    flags;
+	uint8_t    argc;
+	uint32_t   pid;
+	uint64_t   request;        /* id in the request table */
+	uint64_t   request_start;  /* ns, stat's clock */
+	uint64_t   time;           /* ns, stat's clock */
+	uint64_t   memory_used;
+	uint64_t   memory_peak;
+	uint32_t   file;
+	uint32_t   scope;
+	uint32_t   function;
+	uint32_t   line;
+	uint32_t   offset;
+	uint16_t   depth;          /* frames stored below */
+	uint16_t   reserved;
+	uint32_t   true_depth;     /* frames on the stack when deeper than stored */
+	uint32_t   reserved2;
+	stat_arg   args[STAT_ARGINFO_MAX];
+	stat_frame frames[];
+} stat_sample;
+
+/* Bytes a sample with room for `stack` frames needs. */
+size_t stat_sample_size(uint64_t stack);
+
+/* A growable byte buffer (malloc: used by non-PHP threads). */
+typedef struct _stat_buffer {
+	char  *data;
+	size_t length;
+	size_t capacity;
+} stat_buffer;
+
+bool stat_buffer_append(stat_buffer *buffer, const char *data, size_t length);
+void stat_buffer_consume(stat_buffer *buffer, size_t length);
+void stat_buffer_free(stat_buffer *buffer);
+
+/* Listener thread or MSHUTDOWN: append the sample as one JSON line. */
+bool stat_sample_encode(const stat_sample *sample, stat_buffer *out);
+
+/* Append {"type":"lost","count":N,"elapsed":…}. */
+bool stat_sample_encode_lost(uint64_t count, stat_buffer *out);
+
+/* MINIT: remember opcode names (so no thread calls the engine for them). */
+void stat_sample_minit(void);
+
+#endif

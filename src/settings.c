@@ -1,0 +1,230 @@
+/*
+ * settings.c: the INI entries and their validation.
+ *
+ * All entries are PHP_INI_SYSTEM: they are read once at startup, before any
+ * sampler or socket exists, so the struct below is written by the INI
+ * handlers during MINIT and only read afterwards. Each handler validates and
+ * warns with the setting's name, what was wrong and the value it uses.
+ */
+#include <strings.h>
+
+#include "php.h"
+#include "zend_ini.h"
+
+#include "settings.h"
+
+static stat_settings stat_settings_values;
+
+const stat_settings *stat_settings_get(void)
+{
+	return &stat_settings_values;
+}
+
+static bool stat_settings_parse_integer(zend_string *value, int64_t *out)
+{
+	const char *s = ZSTR_VAL(value);
+	char *end = NULL;
+	long long v;
+
+	while (*s == ' ' || *s == '\t') {
+		s++;
+	}
+	if (*s == '\0') {
+		return false;
+	}
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno != 0 || end == s) {
+		return false;
+	}
+	while (*end == ' ' || *end == '\t') {
+		end++;
+	}
+	if (*end != '\0') {
+		return false;
+	}
+
+	*out = (int64_t) v;
+	return true;
+}
+
+static bool stat_settings_parse_bool(zend_string *value, bool *out)
+{
+	const char *s = ZSTR_VAL(value);
+
+	if (ZSTR_LEN(value) == 0 || !strcasecmp(s, "0") || !strcasecmp(s, "off") ||
+		!strcasecmp(s, "no") || !strcasecmp(s, "false") || !strcasecmp(s, "none")) {
+		*out = false;
+		return true;
+	}
+	if (!strcasecmp(s, "1") || !strcasecmp(s, "on") || !strcasecmp(s, "yes") ||
+		!strcasecmp(s, "true")) {
+		*out = true;
+		return true;
+	}
+
+	return false;
+}
+
+/* An integer setting with a range; out of range or unparseable uses a fallback. */
+static void stat_settings_integer(zend_string *name, zend_string *value, int64_t *target,
+	int64_t min, int64_t max, int64_t fallback, const char *unit)
+{
+	int64_t v;
+
+	if (!stat_settings_parse_integer(value, &v)) {
+		zend_error(E_WARNING, "%s must be an integer between " ZEND_LONG_FMT " and " ZEND_LONG_FMT "%s, '%s' given; using " ZEND_LONG_FMT,
+			ZSTR_VAL(name), (zend_long) min, (zend_long) max, unit, ZSTR_VAL(value), (zend_long) fallback);
+		*target = fallback;
+		return;
+	}
+
+	if (v < min || v > max) {
+		int64_t used = v < min ? (min > 0 && fallback >= min ? min : fallback) : max;
+
+		zend_error(E_WARNING, "%s must be between " ZEND_LONG_FMT " and " ZEND_LONG_FMT "%s, " ZEND_LONG_FMT " given; using " ZEND_LONG_FMT,
+			ZSTR_VAL(name), (zend_long) min, (zend_long) max, unit, (zend_long) v, (zend_long) used);
+		*target = used;
+		return;
+	}
+
+	*target = v;
+}
+
+static ZEND_INI_MH(stat_ini_bool)
+{
+	bool *target = (bool *) mh_arg1;
+	bool v;
+
+	if (!stat_settings_parse_bool(new_value, &v)) {
+		bool fallback = mh_arg2 != NULL;
+
+		zend_error(E_WARNING, "%s must be On or Off, '%s' given; using %s",
+			ZSTR_VAL(entry->name), ZSTR_VAL(new_value), fallback ? "On" : "Off");
+		*target = fallback;
+		return SUCCESS;
+	}
+
+	*target = v;
+	return SUCCESS;
+}
+
+static ZEND_INI_MH(stat_ini_samplers)
+{
+	stat_settings_integer(entry->name, new_value, &stat_settings_values.samplers,
+		0, 1000000, 0, " (0 means unlimited)");
+	return SUCCESS;
+}
+
+static ZEND_INI_MH(stat_ini_samples)
+{
+	stat_settings_integer(entry->name, new_value, &stat_settings_values.samples,
+		1, STAT_SAMPLES_MAX, STAT_SAMPLES_DEFAULT, " slots");
+	return SUCCESS;
+}
+
+static ZEND_INI_MH(stat_ini_interval)
+{
+	stat_settings_integer(entry->name, new_value, &stat_settings_values.interval,
+		STAT_INTERVAL_MIN, STAT_INTERVAL_MAX, STAT_INTERVAL_DEFAULT, " microseconds");
+	return SUCCESS;
+}
+
+static ZEND_INI_MH(stat_ini_stack)
+{
+	stat_settings_integer(entry->name, new_value, &stat_settings_values.stack,
+		0, STAT_STACK_MAX, 0, " frames");
+	return SUCCESS;
+}
+
+static ZEND_INI_MH(stat_ini_dump)
+{
+	int64_t fd = 0;
+
+	stat_settings_integer(entry->name, new_value, &fd, 0, INT_MAX, 0, " (a file descriptor, 0 is off)");
+	stat_settings_values.dump = (int) fd;
+	return SUCCESS;
+}
+
+static ZEND_INI_MH(stat_ini_strings)
+{
+	zend_string *error = NULL;
+	zend_long size = zend_ini_parse_quantity(new_value, &error);
+
+	if (error) {
+		zend_error(E_WARNING, "%s must be a size such as 32M, '%s' given (%s); using 32M",
+			ZSTR_VAL(entry->name), ZSTR_VAL(new_value), ZSTR_VAL(error));
+		zend_string_release(error);
+		stat_settings_values.strings = STAT_STRINGS_DEFAULT;
+		return SUCCESS;
+	}
+
+	if (size < STAT_STRINGS_MIN) {
+		zend_error(E_WARNING, "%s must be at least 4K, '%s' given; using 4K",
+			ZSTR_VAL(entry->name), ZSTR_VAL(new_value));
+		size = STAT_STRINGS_MIN;
+	}
+
+	stat_settings_values.strings = (uint64_t) size;
+	return SUCCESS;
+}
+
+static ZEND_INI_MH(stat_ini_socket_mode)
+{
+	const char *s = ZSTR_VAL(new_value);
+	char *end = NULL;
+	long mode;
+
+	errno = 0;
+	mode = strtol(s, &end, 8);
+	if (ZSTR_LEN(new_value) == 0 || errno != 0 || *end != '\0' || mode < 0 || mode > 0777) {
+		zend_error(E_WARNING, "%s must be an octal file mode such as 0660, '%s' given; using 0600",
+			ZSTR_VAL(entry->name), s);
+		mode = 0600;
+	}
+
+	stat_settings_values.socket_mode = (mode_t) mode;
+	return SUCCESS;
+}
+
+static ZEND_INI_MH(stat_ini_address)
+{
+	stat_address *target = (stat_address *) mh_arg1;
+	char error[256];
+
+	if (!stat_address_parse(ZSTR_VAL(new_value), target, error, sizeof(error))) {
+		zend_error(E_WARNING, "%s: %s in '%s'; using 0 (the socket is disabled)",
+			ZSTR_VAL(entry->name), error, ZSTR_VAL(new_value));
+		memset(target, 0, sizeof(*target));
+	}
+
+	return SUCCESS;
+}
+
+#define STAT_INI(name, value, handler, arg1, arg2) \
+	ZEND_INI_ENTRY2("stat." name, value, ZEND_INI_SYSTEM, handler, arg1, arg2)
+
+PHP_INI_BEGIN()
+	STAT_INI("auto",        "1",                 stat_ini_bool,        &stat_settings_values.autostart, (void *) 1)
+	STAT_INI("samplers",    "0",                 stat_ini_samplers,    NULL, NULL)
+	STAT_INI("samples",     "10000",             stat_ini_samples,     NULL, NULL)
+	STAT_INI("interval",    "100",               stat_ini_interval,    NULL, NULL)
+	STAT_INI("arginfo",     "0",                 stat_ini_bool,        &stat_settings_values.arginfo, NULL)
+	STAT_INI("strings",     "32M",               stat_ini_strings,     NULL, NULL)
+	STAT_INI("stack",       "0",                 stat_ini_stack,       NULL, NULL)
+	STAT_INI("stream",      "zend.stat.stream",  stat_ini_address,     &stat_settings_values.stream, NULL)
+	STAT_INI("control",     "zend.stat.control", stat_ini_address,     &stat_settings_values.control, NULL)
+	STAT_INI("dump",        "0",                 stat_ini_dump,        NULL, NULL)
+	STAT_INI("socket_mode", "0600",              stat_ini_socket_mode, NULL, NULL)
+PHP_INI_END()
+
+void stat_settings_minit(int module_number)
+{
+	zend_register_ini_entries(ini_entries, module_number);
+}
+
+void stat_settings_mshutdown(int module_number)
+{
+	zend_unregister_ini_entries(module_number);
+}

@@ -1,0 +1,49 @@
+/*
+ * settings.h: INI settings (read once, at startup) and the live settings that
+ * the control socket may change (kept in the shared mapping).
+ *
+ * Every INI value is validated in its handler; an invalid one gets one startup
+ * warning naming the setting, what was wrong and the value used instead, and
+ * PHP keeps running. Code reads settings through stat_settings() and the live
+ * ones through stat_live_*(), never through INI_INT().
+ */
+#ifndef STAT_SETTINGS_H
+#define STAT_SETTINGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "listener.h"
+
+#define STAT_INTERVAL_MIN     10
+#define STAT_INTERVAL_MAX     10000000
+#define STAT_INTERVAL_DEFAULT 100
+#define STAT_SAMPLES_MAX      16777216
+#define STAT_SAMPLES_DEFAULT  10000
+#define STAT_STRINGS_MIN      4096
+#define STAT_STRINGS_DEFAULT  (32 * 1024 * 1024)
+#define STAT_STACK_MAX        256
+
+typedef struct _stat_settings {
+	bool          autostart;
+	int64_t       samplers;
+	int64_t       samples;
+	int64_t       interval;
+	bool          arginfo;
+	uint64_t      strings;
+	int64_t       stack;
+	int           dump;
+	mode_t        socket_mode;
+	stat_address  stream;
+	stat_address  control;
+} stat_settings;
+
+/* Request thread, MINIT: register the INI entries (validating them). */
+void stat_settings_minit(int module_number);
+void stat_settings_mshutdown(int module_number);
+
+/* Any PHP thread: the settings as read at startup. */
+const stat_settings *stat_settings_get(void);
+
+#endif

@@ -1,0 +1,336 @@
+/*
+ * stream.c: see stream.h. Listener thread, except stat_stream_dump
+ * (MSHUTDOWN, after the listener thread has been joined).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "stream.h"
+#include "memory.h"
+#include "ring.h"
+#include "sample.h"
+#include "clock.h"
+#include "atomic.h"
+
+/* how much JSON a client may have waiting before we stop filling it */
+#define STAT_STREAM_BUFFER_LIMIT (1024 * 1024)
+/* a slot a writer claimed but did not complete is skipped after this long */
+#define STAT_STREAM_PENDING_NS   (50 * 1000 * 1000ULL)
+
+typedef struct _stat_stream_client {
+	int         fd;
+	bool        reading;       /* the client may still send (we discard it) */
+	uint64_t    cursor;
+	uint64_t    lost;          /* not yet reported */
+	uint64_t    pending_since;
+	stat_buffer out;
+	size_t      sent;          /* bytes of out already sent */
+} stat_stream_client;
+
+static stat_stream_client *stat_stream_clients = NULL;
+static size_t stat_stream_clients_count = 0;
+static size_t stat_stream_clients_capacity = 0;
+static stat_sample *stat_stream_sample = NULL;
+
+static void stat_stream_remove(size_t index)
+{
+	stat_stream_client *client = &stat_stream_clients[index];
+
+	close(client->fd);
+	stat_buffer_free(&client->out);
+	stat_stream_clients[index] = stat_stream_clients[--stat_stream_clients_count];
+	stat_atomic_sub(STAT_COUNTER(clients_connected), 1);
+}
+
+void stat_stream_accept(int listen_fd)
+{
+	for (;;) {
+		int fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		stat_stream_client *client;
+
+		if (fd < 0) {
+			return;
+		}
+
+		if (stat_stream_clients_count == stat_stream_clients_capacity) {
+			size_t capacity = stat_stream_clients_capacity ? stat_stream_clients_capacity * 2 : 8;
+			stat_stream_client *grown = realloc(stat_stream_clients, capacity * sizeof(*grown));
+
+			if (!grown) {
+				close(fd);
+				return;
+			}
+			stat_stream_clients = grown;
+			stat_stream_clients_capacity = capacity;
+		}
+
+		client = &stat_stream_clients[stat_stream_clients_count++];
+		memset(client, 0, sizeof(*client));
+		client->fd = fd;
+		client->reading = true;
+		/* a new client starts with everything still in the ring */
+		client->cursor = stat_ring_tail(stat_memory->ring);
+
+		stat_atomic_add(STAT_COUNTER(clients_connected), 1);
+		stat_atomic_inc(STAT_COUNTER(clients_total));
+	}
+}
+
+size_t stat_stream_count(void)
+{
+	return stat_stream_clients_count;
+}
+
+size_t stat_stream_poll(struct pollfd *fds)
+{
+	size_t i;
+
+	for (i = 0; i < stat_stream_clients_count; i++) {
+		stat_stream_client *client = &stat_stream_clients[i];
+
+		fds[i].fd = client->fd;
+		fds[i].events = (short) ((client->reading ? POLLIN : 0) |
+			(client->out.length > client->sent ? POLLOUT : 0));
+		fds[i].revents = 0;
+	}
+
+	return stat_stream_clients_count;
+}
+
+/* Send what the socket takes; false if the client is gone. */
+static bool stat_stream_send(stat_stream_client *client)
+{
+	while (client->sent < client->out.length) {
+		ssize_t n = send(client->fd, client->out.data + client->sent,
+			client->out.length - client->sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n < 0) {
+			if (errno == EINTR) {
+				continue;
+			}
+			if (errno != EAGAIN && errno != EWOULDBLOCK) {
+				return false;
+			}
+			if (client->sent >= 65536) {
+				stat_buffer_consume(&client->out, client->sent);
+				client->sent = 0;
+			}
+			return true;
+		}
+		client->sent += (size_t) n;
+	}
+
+	client->out.length = 0;
+	client->sent = 0;
+	return true;
+}
+
+void stat_stream_events(const struct pollfd *fds, size_t count)
+{
+	size_t i = count;
+
+	/* backwards: removal moves the last client into the hole */
+	while (i-- > 0) {
+		stat_stream_client *client;
+		bool gone = false;
+
+		if (i >= stat_stream_clients_count || fds[i].revents == 0) {
+			continue;
+		}
+		client = &stat_stream_clients[i];
+
+		if (fds[i].revents & (POLLERR | POLLNVAL)) {
+			gone = true;
+		} else if (fds[i].revents & POLLIN) {
+			char discard[512];
+			ssize_t n = recv(client->fd, discard, sizeof(discard), MSG_DONTWAIT);
+
+			if (n == 0) {
+				/* the client closed its side; it may still read */
+				client->reading = false;
+			} else if (n < 0 && errno != EAGAIN && errno != EINTR) {
+				gone = true;
+			}
+		} else if ((fds[i].revents & POLLHUP) && !(fds[i].revents & POLLOUT)) {
+			gone = true;
+		}
+
+		if (!gone && (fds[i].revents & POLLOUT)) {
+			gone = !stat_stream_send(client);
+		}
+		if (gone) {
+			stat_stream_remove(i);
+		}
+	}
+}
+
+/* Move samples from the ring into one client's buffer, up to its limit. */
+static void stat_stream_feed(stat_stream_client *client, uint64_t now)
+{
+	stat_ring *ring = stat_memory->ring;
+
+	while (client->out.length < STAT_STREAM_BUFFER_LIMIT) {
+		uint64_t lost = 0;
+		stat_ring_result result = stat_ring_read(ring, &client->cursor, stat_stream_sample, &lost);
+
+		client->lost += lost;
+		if (lost) {
+			stat_atomic_count(STAT_COUNTER(samples_lost), lost);
+		}
+
+		if (result == STAT_RING_PENDING) {
+			if (client->pending_since == 0) {
+				client->pending_since = now;
+			} else if (now - client->pending_since > STAT_STREAM_PENDING_NS) {
+				/* the writer died or stalled mid-sample */
+				stat_ring_skip(ring, &client->cursor, &client->lost);
+				stat_atomic_inc(STAT_COUNTER(samples_lost));
+				client->pending_since = 0;
+				continue;
+			}
+			break;
+		}
+		client->pending_since = 0;
+
+		if (client->lost && result != STAT_RING_SKIPPED) {
+			stat_sample_encode_lost(client->lost, &client->out);
+			client->lost = 0;
+		}
+		if (result == STAT_RING_EMPTY) {
+			break;
+		}
+		if (result == STAT_RING_SAMPLE) {
+			stat_sample_encode(stat_stream_sample, &client->out);
+		}
+	}
+}
+
+void stat_stream_fill(uint64_t now)
+{
+	size_t i = stat_stream_clients_count;
+
+	if (!stat_stream_sample) {
+		stat_stream_sample = calloc(1, stat_ring_sample_size(stat_memory->ring));
+		if (!stat_stream_sample) {
+			return;
+		}
+	}
+
+	while (i-- > 0) {
+		stat_stream_client *client = &stat_stream_clients[i];
+
+		stat_stream_feed(client, now);
+		if (!stat_stream_send(client)) {
+			stat_stream_remove(i);
+		}
+	}
+}
+
+bool stat_stream_drained(void)
+{
+	uint64_t head = stat_ring_head(stat_memory->ring);
+	size_t i;
+
+	for (i = 0; i < stat_stream_clients_count; i++) {
+		stat_stream_client *client = &stat_stream_clients[i];
+
+		if (client->out.length > client->sent || client->cursor < head || client->lost) {
+			return false;
+		}
+	}
+
+	return true;
+}
+
+void stat_stream_close_all(void)
+{
+	while (stat_stream_clients_count > 0) {
+		stat_stream_remove(stat_stream_clients_count - 1);
+	}
+	free(stat_stream_clients);
+	stat_stream_clients = NULL;
+	stat_stream_clients_capacity = 0;
+	free(stat_stream_sample);
+	stat_stream_sample = NULL;
+}
+
+/* Write all of buffer to fd, waiting for it at most until the deadline. */
+static bool stat_stream_write_all(int fd, const stat_buffer *buffer, uint64_t deadline)
+{
+	size_t done = 0;
+
+	while (done < buffer->length) {
+		struct pollfd pfd = {fd, POLLOUT, 0};
+		uint64_t now = stat_clock_now();
+		ssize_t n;
+		size_t chunk;
+
+		if (now >= deadline) {
+			return false;
+		}
+		if (poll(&pfd, 1, (int) ((deadline - now) / 1000000 + 1)) <= 0) {
+			continue;
+		}
+		/* pipes: a write of at most PIPE_BUF never blocks once POLLOUT is set */
+		chunk = buffer->length - done > 4096 ? 4096 : buffer->length - done;
+		n = write(fd, buffer->data + done, chunk);
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN) {
+				continue;
+			}
+			return false;
+		}
+		done += (size_t) n;
+	}
+
+	return true;
+}
+
+void stat_stream_dump(int fd, uint64_t deadline)
+{
+	stat_ring *ring = stat_memory->ring;
+	uint64_t cursor = stat_ring_tail(ring), head = stat_ring_head(ring), lost = 0;
+	stat_sample *sample = calloc(1, stat_ring_sample_size(ring));
+	stat_buffer out = {0};
+
+	if (!sample) {
+		return;
+	}
+
+	while (cursor < head) {
+		stat_ring_result result = stat_ring_read(ring, &cursor, sample, &lost);
+
+		if (result == STAT_RING_PENDING) {
+			/* MSHUTDOWN: our samplers are joined; a pending slot is another process's */
+			stat_ring_skip(ring, &cursor, &lost);
+			continue;
+		}
+		if (result == STAT_RING_EMPTY) {
+			break;
+		}
+		if (lost) {
+			stat_sample_encode_lost(lost, &out);
+			lost = 0;
+		}
+		if (result == STAT_RING_SAMPLE) {
+			stat_sample_encode(sample, &out);
+		}
+		if (out.length >= 65536) {
+			if (!stat_stream_write_all(fd, &out, deadline)) {
+				break;
+			}
+			out.length = 0;
+		}
+	}
+	if (lost) {
+		stat_sample_encode_lost(lost, &out);
+	}
+	stat_stream_write_all(fd, &out, deadline);
+
+	stat_buffer_free(&out);
+	free(sample);
+}

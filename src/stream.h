@@ -1,0 +1,32 @@
+/*
+ * stream.h: the sample stream's clients.
+ *
+ * Listener thread only. Each client has its own cursor into the ring (reads
+ * are not destructive: every client gets every sample) and its own output
+ * buffer, bounded: a client that does not keep up stops being filled, falls
+ * behind the ring, and is told how many samples it lost with a `lost` line.
+ */
+#ifndef STAT_STREAM_H
+#define STAT_STREAM_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+void stat_stream_accept(int listen_fd);
+size_t stat_stream_count(void);
+/* Describe the clients' interest in fds[0..]; returns how many were written. */
+size_t stat_stream_poll(struct pollfd *fds);
+/* Act on the poll results for the same clients, in the same order. */
+void stat_stream_events(const struct pollfd *fds, size_t count);
+/* Move new samples into buffers and send what the sockets take. */
+void stat_stream_fill(uint64_t now);
+/* Everything up to the ring's head is sent (or the client is gone). */
+bool stat_stream_drained(void);
+void stat_stream_close_all(void);
+
+/* MSHUTDOWN (dump): write the ring to fd as JSON lines, bounded in time. */
+void stat_stream_dump(int fd, uint64_t deadline);
+
+#endif

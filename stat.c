@@ -1,0 +1,410 @@
+/*
+ * stat.c: the extension's entry points. It only dispatches: each concept
+ * lives in src/ (see src/memory.h for the shared mapping, src/sampler.h for
+ * the sampling thread, src/listener.h for the sockets).
+ *
+ * stat is a zend_extension (for the `php -v` line) that starts a module
+ * (for INI entries, functions, phpinfo() and extension_loaded()).
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <unistd.h>
+
+#include "php.h"
+#include "php_ini.h"
+#include "SAPI.h"
+#include "ext/standard/info.h"
+#include "zend_extensions.h"
+
+#include "php_stat.h"
+#include "stat_arginfo.h"
+
+#include "src/settings.h"
+#include "src/memory.h"
+#include "src/clock.h"
+#include "src/ring.h"
+#include "src/strings.h"
+#include "src/requests.h"
+#include "src/samplers.h"
+#include "src/sample.h"
+#include "src/sampler.h"
+#include "src/frame.h"
+#include "src/listener.h"
+#include "src/stream.h"
+
+ZEND_BEGIN_MODULE_GLOBALS(stat)
+	stat_sampler *sampler;
+	uint64_t      request;
+	uint64_t      request_start;
+ZEND_END_MODULE_GLOBALS(stat)
+
+ZEND_DECLARE_MODULE_GLOBALS(stat)
+#define STAT_G(v) ZEND_MODULE_GLOBALS_ACCESSOR(stat, v)
+
+#if defined(ZTS) && defined(COMPILE_DL_STAT)
+ZEND_TSRMLS_CACHE_DEFINE()
+#endif
+
+static bool stat_loaded_as_zend_extension = false;
+static bool stat_sampling = false;
+static stat_socket stat_stream_socket = {.fd = -1};
+static stat_socket stat_control_socket = {.fd = -1};
+
+#define STAT_ERROR_SIZE 512
+
+static void stat_sockets_open(void)
+{
+	const stat_settings *settings = stat_settings_get();
+	char error[STAT_ERROR_SIZE];
+
+	if (!stat_socket_open(&stat_stream_socket, &settings->stream, settings->socket_mode, error, sizeof(error))) {
+		zend_error(E_WARNING, "stat.stream: cannot listen on %s: %s; stat runs without a stream socket",
+			settings->stream.text, error);
+	}
+	if (!stat_socket_open(&stat_control_socket, &settings->control, settings->socket_mode, error, sizeof(error))) {
+		zend_error(E_WARNING, "stat.control: cannot listen on %s: %s; stat runs without a control socket",
+			settings->control.text, error);
+	}
+
+	if (stat_stream_socket.fd < 0 && stat_control_socket.fd < 0) {
+		return;
+	}
+	if (!stat_listener_start(&stat_stream_socket, &stat_control_socket, error, sizeof(error))) {
+		zend_error(E_WARNING, "stat: cannot start the listener thread: %s; stat runs without sockets", error);
+		stat_socket_close(&stat_stream_socket);
+		stat_socket_close(&stat_control_socket);
+	}
+}
+
+static PHP_GINIT_FUNCTION(stat)
+{
+#if defined(ZTS) && defined(COMPILE_DL_STAT)
+	ZEND_TSRMLS_CACHE_UPDATE();
+#endif
+	memset(stat_globals, 0, sizeof(*stat_globals));
+}
+
+static PHP_MINIT_FUNCTION(stat)
+{
+	char error[STAT_ERROR_SIZE];
+
+	stat_settings_minit(module_number);
+
+	if (!stat_loaded_as_zend_extension) {
+		zend_error(E_WARNING, "stat must be loaded with zend_extension=stat.so, not extension=; stat is disabled");
+		return SUCCESS;
+	}
+
+	stat_sample_minit();
+
+	if (!stat_memory_minit(error, sizeof(error))) {
+		zend_error(E_WARNING, "stat: %s; stat is disabled", error);
+		return SUCCESS;
+	}
+
+	stat_sampling = stat_frame_probe(error, sizeof(error));
+	if (!stat_sampling) {
+		zend_error(E_WARNING, "stat: %s; stat runs without sampling (the sockets still work)", error);
+	}
+
+	stat_sockets_open();
+
+	return SUCCESS;
+}
+
+static PHP_MSHUTDOWN_FUNCTION(stat)
+{
+	if (stat_memory) {
+		const stat_settings *settings = stat_settings_get();
+		bool owner = stat_memory->owner == getpid();
+
+		if (STAT_G(sampler)) {
+			stat_sampler_free(STAT_G(sampler));
+			STAT_G(sampler) = NULL;
+		}
+
+		if (owner) {
+			stat_listener_stop();
+			stat_socket_close(&stat_stream_socket);
+			stat_socket_close(&stat_control_socket);
+			if (settings->dump > 0) {
+				stat_stream_dump(settings->dump, stat_clock_now() + 2 * STAT_NS_PER_SEC);
+			}
+		} else {
+			/* a forked child: the sockets and their files are the owner's */
+			if (stat_stream_socket.fd >= 0) {
+				close(stat_stream_socket.fd);
+			}
+			if (stat_control_socket.fd >= 0) {
+				close(stat_control_socket.fd);
+			}
+		}
+
+		stat_memory_mshutdown();
+	}
+
+	stat_settings_mshutdown(module_number);
+	return SUCCESS;
+}
+
+/* The request's record in the shared table, made when first sampled. */
+static uint64_t stat_request_record(void)
+{
+	stat_request *request;
+	const char *uri = SG(request_info).request_uri;
+	const char *query = SG(request_info).query_string;
+	const char *path = SG(request_info).path_translated;
+	const char *method = SG(request_info).request_method;
+	size_t length = 0;
+
+	if (STAT_G(request)) {
+		return STAT_G(request);
+	}
+
+	request = calloc(1, sizeof(stat_request));
+	if (!request) {
+		return 0;
+	}
+
+	if (path) {
+		request->path = stat_strings_intern(stat_memory->strings, path, strlen(path));
+	}
+	if (method) {
+		request->method = stat_strings_intern(stat_memory->strings, method, strlen(method));
+	}
+	if (uri) {
+		length = strlen(uri);
+		length = length > STAT_URI_MAX ? STAT_URI_MAX : length;
+		memcpy(request->uri, uri, length);
+		if (query && *query && length < STAT_URI_MAX - 1 && !strchr(uri, '?')) {
+			size_t more = strlen(query);
+
+			request->uri[length++] = '?';
+			more = more > STAT_URI_MAX - length ? STAT_URI_MAX - length : more;
+			memcpy(request->uri + length, query, more);
+			length += more;
+		}
+	}
+	request->uri_length = (uint32_t) length;
+
+	STAT_G(request) = stat_requests_begin(stat_memory->requests, request);
+	free(request);
+
+	return STAT_G(request);
+}
+
+static bool stat_request_activate(void)
+{
+	if (!stat_memory || !stat_sampling) {
+		return false;
+	}
+
+	if (!STAT_G(sampler)) {
+		STAT_G(sampler) = stat_sampler_create();
+		if (!STAT_G(sampler)) {
+			return false;
+		}
+	}
+
+	return stat_sampler_start(STAT_G(sampler), stat_request_record(), STAT_G(request_start));
+}
+
+static PHP_RINIT_FUNCTION(stat)
+{
+#if defined(ZTS) && defined(COMPILE_DL_STAT)
+	ZEND_TSRMLS_CACHE_UPDATE();
+#endif
+	STAT_G(request) = 0;
+	STAT_G(request_start) = stat_clock_now();
+
+	if (stat_memory && stat_atomic_load(&stat_memory->live.autostart)) {
+		stat_request_activate();
+	}
+
+	return SUCCESS;
+}
+
+static PHP_RSHUTDOWN_FUNCTION(stat)
+{
+	if (STAT_G(sampler)) {
+		stat_sampler_stop(STAT_G(sampler));
+	}
+
+	return SUCCESS;
+}
+
+static PHP_MINFO_FUNCTION(stat)
+{
+	const stat_settings *settings = stat_settings_get();
+	char text[64];
+
+	php_info_print_table_start();
+	php_info_print_table_header(2, "stat", stat_memory ? "enabled" : "disabled");
+	php_info_print_table_row(2, "Version", PHP_STAT_VERSION);
+	php_info_print_table_row(2, "Sampling", stat_sampling ? "available" : "unavailable");
+	php_info_print_table_row(2, "Stream", stat_stream_socket.fd >= 0 ? settings->stream.text : "off");
+	php_info_print_table_row(2, "Control", stat_control_socket.fd >= 0 ? settings->control.text : "off");
+
+	if (stat_memory) {
+		stat_live *live = &stat_memory->live;
+
+		php_info_print_table_row(2, "auto (live)", stat_atomic_load(&live->autostart) ? "On" : "Off");
+		snprintf(text, sizeof(text), "%llu", (unsigned long long) stat_atomic_load(&live->samplers));
+		php_info_print_table_row(2, "samplers (live)", text);
+		snprintf(text, sizeof(text), "%llu", (unsigned long long) stat_atomic_load(&live->interval));
+		php_info_print_table_row(2, "interval (live, microseconds)", text);
+		php_info_print_table_row(2, "arginfo (live)", stat_atomic_load(&live->arginfo) ? "On" : "Off");
+		snprintf(text, sizeof(text), "%llu", (unsigned long long) stat_atomic_load(&live->stack));
+		php_info_print_table_row(2, "stack (live)", text);
+		snprintf(text, sizeof(text), "%llu", (unsigned long long) stat_samplers_active(stat_memory->samplers));
+		php_info_print_table_row(2, "samplers active", text);
+		snprintf(text, sizeof(text), "%llu", (unsigned long long) stat_strings_used(stat_memory->strings));
+		php_info_print_table_row(2, "strings used (bytes)", text);
+		snprintf(text, sizeof(text), "%llu", (unsigned long long) (stat_strings_capacity(stat_memory->strings) - stat_strings_used(stat_memory->strings)));
+		php_info_print_table_row(2, "strings free (bytes)", text);
+#define STAT_COUNTER_ROW(name, description) \
+		snprintf(text, sizeof(text), "%llu", (unsigned long long) stat_atomic_load(STAT_COUNTER(name))); \
+		php_info_print_table_row(2, description, text);
+		STAT_COUNTERS(STAT_COUNTER_ROW)
+#undef STAT_COUNTER_ROW
+	}
+	php_info_print_table_end();
+
+	DISPLAY_INI_ENTRIES();
+}
+
+ZEND_FUNCTION(stat_pid)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+
+	RETURN_LONG((zend_long) getpid());
+}
+
+ZEND_FUNCTION(stat_elapsed)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+
+	RETURN_DOUBLE(stat_memory ? stat_clock_elapsed() : 0.0);
+}
+
+ZEND_FUNCTION(stat_settings)
+{
+	const stat_settings *settings = stat_settings_get();
+
+	ZEND_PARSE_PARAMETERS_NONE();
+
+	array_init(return_value);
+	if (!stat_memory) {
+		return;
+	}
+
+	add_assoc_bool(return_value, "auto", stat_atomic_load(&stat_memory->live.autostart) != 0);
+	add_assoc_long(return_value, "samplers", (zend_long) stat_atomic_load(&stat_memory->live.samplers));
+	add_assoc_long(return_value, "interval", (zend_long) stat_atomic_load(&stat_memory->live.interval));
+	add_assoc_bool(return_value, "arginfo", stat_atomic_load(&stat_memory->live.arginfo) != 0);
+	add_assoc_long(return_value, "stack", (zend_long) stat_atomic_load(&stat_memory->live.stack));
+	add_assoc_long(return_value, "samples", (zend_long) settings->samples);
+	add_assoc_long(return_value, "strings", (zend_long) settings->strings);
+	add_assoc_string(return_value, "stream", stat_stream_socket.fd >= 0 ? (char *) settings->stream.text : "");
+	add_assoc_string(return_value, "control", stat_control_socket.fd >= 0 ? (char *) settings->control.text : "");
+	add_assoc_long(return_value, "dump", settings->dump);
+	add_assoc_bool(return_value, "sampling", stat_sampling);
+}
+
+ZEND_FUNCTION(stat_counters)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+
+	array_init(return_value);
+	if (!stat_memory) {
+		return;
+	}
+
+#define STAT_COUNTER_ENTRY(name, description) \
+	add_assoc_long(return_value, #name, (zend_long) stat_atomic_load(STAT_COUNTER(name)));
+	STAT_COUNTERS(STAT_COUNTER_ENTRY)
+#undef STAT_COUNTER_ENTRY
+	add_assoc_long(return_value, "samplers_active", (zend_long) stat_samplers_active(stat_memory->samplers));
+	add_assoc_long(return_value, "strings_used", (zend_long) stat_strings_used(stat_memory->strings));
+	add_assoc_long(return_value, "strings_capacity", (zend_long) stat_strings_capacity(stat_memory->strings));
+	add_assoc_long(return_value, "ring_head", (zend_long) stat_ring_head(stat_memory->ring));
+}
+
+ZEND_FUNCTION(stat_sampler_activate)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+
+	RETURN_BOOL(stat_request_activate());
+}
+
+ZEND_FUNCTION(stat_sampler_active)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+
+	RETURN_BOOL(STAT_G(sampler) && stat_sampler_active(STAT_G(sampler)));
+}
+
+ZEND_FUNCTION(stat_sampler_deactivate)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+
+	RETURN_BOOL(STAT_G(sampler) && stat_sampler_stop(STAT_G(sampler)));
+}
+
+zend_module_entry stat_module_entry = {
+	STANDARD_MODULE_HEADER,
+	"stat",
+	ext_functions,
+	PHP_MINIT(stat),
+	PHP_MSHUTDOWN(stat),
+	PHP_RINIT(stat),
+	PHP_RSHUTDOWN(stat),
+	PHP_MINFO(stat),
+	PHP_STAT_VERSION,
+	PHP_MODULE_GLOBALS(stat),
+	PHP_GINIT(stat),
+	NULL,
+	NULL,
+	STANDARD_MODULE_PROPERTIES_EX
+};
+
+static int stat_zend_startup(zend_extension *extension)
+{
+	stat_loaded_as_zend_extension = true;
+	return zend_startup_module(&stat_module_entry);
+}
+
+ZEND_DLEXPORT zend_extension_version_info extension_version_info = {
+	ZEND_EXTENSION_API_NO,
+	ZEND_EXTENSION_BUILD_ID
+};
+
+ZEND_DLEXPORT zend_extension zend_extension_entry = {
+	PHP_STAT_NAME,
+	PHP_STAT_VERSION,
+	PHP_STAT_AUTHOR,
+	PHP_STAT_URL,
+	PHP_STAT_COPYRIGHT,
+	stat_zend_startup,
+	NULL,  /* shutdown */
+	NULL,  /* activate */
+	NULL,  /* deactivate */
+	NULL,  /* message_handler */
+	NULL,  /* op_array_handler */
+	NULL,  /* statement_handler */
+	NULL,  /* fcall_begin_handler */
+	NULL,  /* fcall_end_handler */
+	NULL,  /* op_array_ctor */
+	NULL,  /* op_array_dtor */
+	STANDARD_ZEND_EXTENSION_PROPERTIES
+};
+
+#ifdef COMPILE_DL_STAT
+# ifdef ZTS
+ZEND_TSRMLS_CACHE_DEFINE()
+# endif
+ZEND_DLEXPORT zend_module_entry *get_module(void);
+ZEND_GET_MODULE(stat)
+#endif
