@@ -67,29 +67,66 @@ static bool stat_settings_parse_bool(zend_string *value, bool *out)
 	return false;
 }
 
-/* An integer setting with a range; out of range or unparseable uses a fallback. */
+/*
+ * An integer setting with a range: unparseable uses `fallback`, below the
+ * range uses `low`, above it the maximum.
+ */
 static void stat_settings_integer(zend_string *name, zend_string *value, int64_t *target,
-	int64_t min, int64_t max, int64_t fallback, const char *unit)
+	int64_t min, int64_t max, int64_t fallback, int64_t low, const char *unit)
 {
 	int64_t v;
 
 	if (!stat_settings_parse_integer(value, &v)) {
-		zend_error(E_WARNING, "%s must be an integer between " ZEND_LONG_FMT " and " ZEND_LONG_FMT "%s, '%s' given; using " ZEND_LONG_FMT,
+		zend_error(E_WARNING, "%s must be an integer from " ZEND_LONG_FMT " to " ZEND_LONG_FMT "%s, '%s' given; using " ZEND_LONG_FMT,
 			ZSTR_VAL(name), (zend_long) min, (zend_long) max, unit, ZSTR_VAL(value), (zend_long) fallback);
 		*target = fallback;
 		return;
 	}
 
 	if (v < min || v > max) {
-		int64_t used = v < min ? (min > 0 && fallback >= min ? min : fallback) : max;
+		int64_t used = v < min ? low : max;
 
-		zend_error(E_WARNING, "%s must be between " ZEND_LONG_FMT " and " ZEND_LONG_FMT "%s, " ZEND_LONG_FMT " given; using " ZEND_LONG_FMT,
+		zend_error(E_WARNING, "%s must be from " ZEND_LONG_FMT " to " ZEND_LONG_FMT "%s, " ZEND_LONG_FMT " given; using " ZEND_LONG_FMT,
 			ZSTR_VAL(name), (zend_long) min, (zend_long) max, unit, (zend_long) v, (zend_long) used);
 		*target = used;
 		return;
 	}
 
 	*target = v;
+}
+
+/* A size such as 4096, 64K, 32M, 2G or 1T. */
+static bool stat_settings_parse_size(zend_string *value, uint64_t *out)
+{
+	const char *s = ZSTR_VAL(value);
+	char *end = NULL;
+	unsigned long long v;
+	unsigned shift = 0;
+
+	if (*s < '0' || *s > '9') {
+		return false;
+	}
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0) {
+		return false;
+	}
+	switch (*end) {
+		case 'k': case 'K': shift = 10; end++; break;
+		case 'm': case 'M': shift = 20; end++; break;
+		case 'g': case 'G': shift = 30; end++; break;
+		case 't': case 'T': shift = 40; end++; break;
+		default: break;
+	}
+	if (*end == 'b' || *end == 'B') {
+		end++;
+	}
+	if (*end != '\0' || (shift && v > (~0ULL >> shift))) {
+		return false;
+	}
+
+	*out = (uint64_t) v << shift;
+	return true;
 }
 
 static ZEND_INI_MH(stat_ini_bool)
@@ -113,28 +150,28 @@ static ZEND_INI_MH(stat_ini_bool)
 static ZEND_INI_MH(stat_ini_samplers)
 {
 	stat_settings_integer(entry->name, new_value, &stat_settings_values.samplers,
-		0, 1000000, 0, " (0 means unlimited)");
+		0, 1000000, 0, 0, " (0 means unlimited)");
 	return SUCCESS;
 }
 
 static ZEND_INI_MH(stat_ini_samples)
 {
 	stat_settings_integer(entry->name, new_value, &stat_settings_values.samples,
-		1, STAT_SAMPLES_MAX, STAT_SAMPLES_DEFAULT, " slots");
+		1, STAT_SAMPLES_MAX, STAT_SAMPLES_DEFAULT, STAT_SAMPLES_DEFAULT, " slots");
 	return SUCCESS;
 }
 
 static ZEND_INI_MH(stat_ini_interval)
 {
 	stat_settings_integer(entry->name, new_value, &stat_settings_values.interval,
-		STAT_INTERVAL_MIN, STAT_INTERVAL_MAX, STAT_INTERVAL_DEFAULT, " microseconds");
+		STAT_INTERVAL_MIN, STAT_INTERVAL_MAX, STAT_INTERVAL_DEFAULT, STAT_INTERVAL_MIN, " microseconds");
 	return SUCCESS;
 }
 
 static ZEND_INI_MH(stat_ini_stack)
 {
 	stat_settings_integer(entry->name, new_value, &stat_settings_values.stack,
-		0, STAT_STACK_MAX, 0, " frames");
+		0, STAT_STACK_MAX, 0, 0, " frames");
 	return SUCCESS;
 }
 
@@ -142,31 +179,26 @@ static ZEND_INI_MH(stat_ini_dump)
 {
 	int64_t fd = 0;
 
-	stat_settings_integer(entry->name, new_value, &fd, 0, INT_MAX, 0, " (a file descriptor, 0 is off)");
+	stat_settings_integer(entry->name, new_value, &fd, 0, INT_MAX, 0, 0, " (a file descriptor, 0 is off)");
 	stat_settings_values.dump = (int) fd;
 	return SUCCESS;
 }
 
 static ZEND_INI_MH(stat_ini_strings)
 {
-	zend_string *error = NULL;
-	zend_long size = zend_ini_parse_quantity(new_value, &error);
+	uint64_t size;
 
-	if (error) {
-		zend_error(E_WARNING, "%s must be a size such as 32M, '%s' given (%s); using 32M",
-			ZSTR_VAL(entry->name), ZSTR_VAL(new_value), ZSTR_VAL(error));
-		zend_string_release(error);
-		stat_settings_values.strings = STAT_STRINGS_DEFAULT;
-		return SUCCESS;
-	}
-
-	if (size < STAT_STRINGS_MIN) {
+	if (!stat_settings_parse_size(new_value, &size)) {
+		zend_error(E_WARNING, "%s must be a size such as 32M (K, M, G or T), '%s' given; using 32M",
+			ZSTR_VAL(entry->name), ZSTR_VAL(new_value));
+		size = STAT_STRINGS_DEFAULT;
+	} else if (size < STAT_STRINGS_MIN) {
 		zend_error(E_WARNING, "%s must be at least 4K, '%s' given; using 4K",
 			ZSTR_VAL(entry->name), ZSTR_VAL(new_value));
 		size = STAT_STRINGS_MIN;
 	}
 
-	stat_settings_values.strings = (uint64_t) size;
+	stat_settings_values.strings = size;
 	return SUCCESS;
 }
 
