@@ -1,16 +1,27 @@
 /*
  * frame.c: see frame.h.
  *
- * Cost per sample in steady state: three process_vm_readv calls, whatever
- * the function: (1) executor globals' current frame and the heap's figures,
- * (2) the frame (and the arguments after it), (3) the function and the
- * opline. Names are cached per function (keyed by the function's address and
- * its name, scope and file pointers, which are interned strings that live at
- * least as long as the request), so a function seen before in this request
- * costs no string read and no arena work. The cache is emptied at each
- * request start, when interned strings of the last request may be gone.
+ * How a sample is read, at constant cost whatever the depth:
+ *   (1) one read of the executor globals' VM stack fields and current frame
+ *       (five adjacent words) and of the heap's memory figures;
+ *   (2) one bulk read of the top of the VM stack page, a window that holds
+ *       the innermost frames; its size adapts to the stack seen before;
+ *   (3) one batched read (one iovec each) of every distinct function the
+ *       frames run and the line/opcode of every user frame's opline.
+ * Frames outside the window (a generator's frame lives on the heap, a very
+ * deep stack spans several VM stack pages) cost one read each, bounded.
+ * Names are cached per function address, keyed also by the name, scope and
+ * file pointers read in (3), so a function seen before costs no string read
+ * and no arena work; the cache is emptied at each request start, when the
+ * previous request's interned strings may be gone.
+ * When a stack is deeper than the frames kept, its true depth is counted by
+ * walking the rest once and reused while the frames at the cut are the same.
+ *
+ * Everything read is validated (types, counts, the opline inside its
+ * function's opcodes); a frame that does not validate fails the sample.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,11 +32,23 @@
 #include "zend_alloc.h"
 
 #include "frame.h"
+#include "settings.h"
 #include "strings.h"
 #include "atomic.h"
 
-#define STAT_FRAME_CACHE 1024
-#define STAT_FRAME_ARGS_BYTES (STAT_ARGINFO_MAX * sizeof(zval))
+#define STAT_FRAME_CACHE       1024
+#define STAT_FRAME_WINDOW_MIN  (8 * 1024)
+#define STAT_FRAME_WINDOW_MAX  (256 * 1024)
+/* reads allowed per sample for frames outside the window */
+#define STAT_FRAME_EXTRA_READS 64
+/* frames and reads allowed when counting the depth of a truncated stack */
+#define STAT_FRAME_DEPTH_MAX   1000000
+#define STAT_FRAME_DEPTH_READS 4096
+#define STAT_FRAME_SLOTS       (STAT_STACK_MAX + 1)
+#define STAT_FRAME_ARGS_BYTES  (STAT_ARGINFO_MAX * sizeof(zval))
+#define STAT_FRAME_HEAD_BYTES  (ZEND_CALL_FRAME_SLOT * sizeof(zval))
+/* what is read of a function: the common head, and an op_array's up to line_start */
+#define STAT_FRAME_FUNC_BYTES  (offsetof(zend_op_array, line_start) + sizeof(uint32_t))
 
 /* The head of zend_alloc.c's (private) struct _zend_mm_heap, checked at RINIT. */
 typedef struct _stat_mm_heap_head {
@@ -35,20 +58,67 @@ typedef struct _stat_mm_heap_head {
 	size_t peak;
 } stat_mm_heap_head;
 
+/* EG(vm_stack_top) .. EG(current_execute_data): adjacent in zend_executor_globals */
+typedef struct _stat_frame_globals {
+	uintptr_t top;
+	uintptr_t end;
+	uintptr_t page;
+	size_t    page_size;
+	uintptr_t current;
+} stat_frame_globals;
+
 typedef struct _stat_frame_cache {
 	uintptr_t func;
 	uintptr_t name;
 	uintptr_t scope;
 	uintptr_t file;
+	uint8_t   type;
 	uint32_t  function_ref;
 	uint32_t  scope_ref;
 	uint32_t  file_ref;
 } stat_frame_cache;
 
+/* One frame found on the walk. */
+typedef struct _stat_frame_found {
+	uintptr_t address;
+	uintptr_t func;
+	uintptr_t opline;
+	uint32_t  num_args;
+	int       func_index;   /* into funcs[] */
+	bool      want_line;
+	uint32_t  line_from;    /* the frame whose read of the same opline serves this one */
+	uint32_t  line_data[2]; /* lineno, opcode (+ op types) */
+	bool      have_line;
+} stat_frame_found;
+
+typedef union _stat_frame_func {
+	zend_function function;
+	unsigned char bytes[STAT_FRAME_FUNC_BYTES];
+} stat_frame_func;
+
 struct _stat_frame_reader {
 	pid_t            pid;
-	uintptr_t        current;     /* &EG(current_execute_data) */
+	uintptr_t        globals;     /* &EG(vm_stack_top) */
 	uintptr_t        heap;        /* &heap->size, or 0 when the layout did not check out */
+	size_t           window_size;
+	unsigned char   *window;      /* STAT_FRAME_WINDOW_MAX + a frame with its arguments */
+	uintptr_t        window_lo, window_hi;
+	/* the top of the previous VM stack page, when the stack continues there */
+	unsigned char   *lower;
+	uintptr_t        lower_lo, lower_hi;
+	uintptr_t        page, page_prev, page_prev_top;
+	size_t           lower_size;
+	unsigned char   *below;       /* the current page under the window; whole pages when counting */
+	uintptr_t        below_lo, below_hi;
+	/* the cut of the last truncated stack, and the depth found under it */
+	uintptr_t        cut_address, cut_func, cut_prev;
+	uint32_t         cut_depth;
+	unsigned char    leaf[STAT_FRAME_HEAD_BYTES + STAT_FRAME_ARGS_BYTES];
+	size_t           leaf_bytes;
+	stat_frame_found found[STAT_FRAME_SLOTS];
+	stat_frame_func  funcs[STAT_FRAME_SLOTS];
+	uintptr_t        func_addresses[STAT_FRAME_SLOTS];
+	struct iovec     local[2 * STAT_FRAME_SLOTS], remote[2 * STAT_FRAME_SLOTS];
 	stat_frame_cache cache[STAT_FRAME_CACHE];
 };
 
@@ -56,9 +126,19 @@ stat_frame_reader *stat_frame_reader_create(void)
 {
 	stat_frame_reader *reader = calloc(1, sizeof(stat_frame_reader));
 
-	if (reader) {
-		stat_frame_reader_reset(reader);
+	if (!reader) {
+		return NULL;
 	}
+	reader->window = malloc(STAT_FRAME_WINDOW_MAX + sizeof(reader->leaf));
+	reader->below = malloc(STAT_FRAME_WINDOW_MAX);
+	reader->lower = malloc(STAT_FRAME_WINDOW_MAX);
+	if (!reader->window || !reader->below || !reader->lower) {
+		stat_frame_reader_free(reader);
+		return NULL;
+	}
+	reader->window_size = STAT_FRAME_WINDOW_MIN;
+	reader->lower_size = STAT_FRAME_WINDOW_MIN;
+	stat_frame_reader_reset(reader);
 
 	return reader;
 }
@@ -68,7 +148,7 @@ void stat_frame_reader_reset(stat_frame_reader *reader)
 	stat_mm_heap_head *heap = (stat_mm_heap_head *) zend_mm_get_heap();
 
 	reader->pid = getpid();
-	reader->current = (uintptr_t) &EG(current_execute_data);
+	reader->globals = (uintptr_t) &EG(vm_stack_top);
 
 	/* trust our mirror of the heap's head only if it agrees with the engine */
 	reader->heap = 0;
@@ -77,12 +157,19 @@ void stat_frame_reader_reset(stat_frame_reader *reader)
 		reader->heap = (uintptr_t) &heap->size;
 	}
 
+	reader->cut_address = 0;
+	reader->page = 0;
 	memset(reader->cache, 0, sizeof(reader->cache));
 }
 
 void stat_frame_reader_free(stat_frame_reader *reader)
 {
-	free(reader);
+	if (reader) {
+		free(reader->window);
+		free(reader->below);
+		free(reader->lower);
+		free(reader);
+	}
 }
 
 /* One process_vm_readv of our own process; the bytes copied, or -1. */
@@ -99,12 +186,13 @@ static bool stat_frame_read_one(stat_frame_reader *reader, void *to, uintptr_t f
 	return from != 0 && stat_frame_readv(reader, &local, &remote, 1) == (ssize_t) length;
 }
 
-/* Copy a zend_string and intern it; NONE for NULL, FULL on failure to store. */
+/* Copy a zend_string and intern it (cut at a NUL: anonymous class names carry one). */
 static bool stat_frame_string(stat_frame_reader *reader, uintptr_t address, uint32_t *ref)
 {
 	char buffer[offsetof(zend_string, val) + STAT_STRING_MAX];
 	zend_string *header = (zend_string *) buffer;
 	size_t length;
+	char *nul;
 
 	if (address == 0) {
 		*ref = STAT_STRING_NONE;
@@ -122,26 +210,35 @@ static bool stat_frame_string(stat_frame_reader *reader, uintptr_t address, uint
 			address + offsetof(zend_string, val), length)) {
 		return false;
 	}
+	nul = memchr(ZSTR_VAL(header), '\0', length);
+	if (nul) {
+		length = (size_t) (nul - ZSTR_VAL(header));
+	}
 
 	*ref = stat_strings_intern(stat_memory->strings, ZSTR_VAL(header), length);
 	return true;
 }
 
+static inline stat_frame_cache *stat_frame_cache_slot(stat_frame_reader *reader, uintptr_t func)
+{
+	return &reader->cache[(func >> 4) % STAT_FRAME_CACHE];
+}
+
 /* Names of a function: from the cache, or read and interned once. */
-static bool stat_frame_names(stat_frame_reader *reader, uintptr_t address, const zend_function *func,
-	uint32_t *function_ref, uint32_t *scope_ref, uint32_t *file_ref)
+static bool stat_frame_names(stat_frame_reader *reader, uintptr_t address, const zend_function *func, stat_frame *frame)
 {
 	uintptr_t name = (uintptr_t) func->common.function_name;
 	uintptr_t scope = (uintptr_t) func->common.scope;
 	uintptr_t file = func->type == ZEND_INTERNAL_FUNCTION ? 0 : (uintptr_t) func->op_array.filename;
-	stat_frame_cache *entry = &reader->cache[(address >> 4) % STAT_FRAME_CACHE];
+	stat_frame_cache *entry = stat_frame_cache_slot(reader, address);
 	uintptr_t class_name = 0;
 
-	if (entry->func == address && entry->name == name && entry->scope == scope && entry->file == file) {
+	if (entry->func == address && entry->name == name && entry->scope == scope &&
+		entry->file == file && entry->type == func->type) {
 		stat_atomic_inc(STAT_COUNTER(cache_hits));
-		*function_ref = entry->function_ref;
-		*scope_ref = entry->scope_ref;
-		*file_ref = entry->file_ref;
+		frame->function = entry->function_ref;
+		frame->scope = entry->scope_ref;
+		frame->file = entry->file_ref;
 		return true;
 	}
 	stat_atomic_inc(STAT_COUNTER(cache_misses));
@@ -149,44 +246,44 @@ static bool stat_frame_names(stat_frame_reader *reader, uintptr_t address, const
 	if (scope && !stat_frame_read_one(reader, &class_name, scope + offsetof(zend_class_entry, name), sizeof(class_name))) {
 		return false;
 	}
-	if (!stat_frame_string(reader, name, function_ref) ||
-		!stat_frame_string(reader, class_name, scope_ref) ||
-		!stat_frame_string(reader, file, file_ref)) {
+	if (!stat_frame_string(reader, name, &frame->function) ||
+		!stat_frame_string(reader, class_name, &frame->scope) ||
+		!stat_frame_string(reader, file, &frame->file)) {
 		return false;
 	}
 
 	/* a name the arena could not take is retried next time rather than cached */
-	if (*function_ref != STAT_STRING_FULL && *scope_ref != STAT_STRING_FULL && *file_ref != STAT_STRING_FULL) {
+	if (frame->function != STAT_STRING_FULL && frame->scope != STAT_STRING_FULL && frame->file != STAT_STRING_FULL) {
 		entry->func = address;
 		entry->name = name;
 		entry->scope = scope;
 		entry->file = file;
-		entry->function_ref = *function_ref;
-		entry->scope_ref = *scope_ref;
-		entry->file_ref = *file_ref;
+		entry->type = func->type;
+		entry->function_ref = frame->function;
+		entry->scope_ref = frame->scope;
+		entry->file_ref = frame->file;
 	}
 
 	return true;
 }
 
-/* Argument types and sizes: one more read for lengths, counts and classes. */
-static void stat_frame_args(stat_frame_reader *reader, const unsigned char *frame, size_t copied, stat_sample *sample)
+/* Argument types and sizes of the leaf frame: one more read. */
+static void stat_frame_args(stat_frame_reader *reader, uint32_t count, stat_sample *sample)
 {
-	const zend_execute_data *ex = (const zend_execute_data *) frame;
-	const zval *args = (const zval *) (frame + ZEND_CALL_FRAME_SLOT * sizeof(zval));
-	uint32_t count = ZEND_CALL_NUM_ARGS(ex), i;
+	const zval *args = (const zval *) (reader->leaf + STAT_FRAME_HEAD_BYTES);
 	struct iovec local[STAT_ARGINFO_MAX], remote[STAT_ARGINFO_MAX];
 	uint64_t values[STAT_ARGINFO_MAX];
 	unsigned long wanted = 0;
 	int slots[STAT_ARGINFO_MAX];
 	ssize_t got;
+	uint32_t i;
 
 	if (count > STAT_ARGINFO_MAX) {
 		count = STAT_ARGINFO_MAX;
 	}
-	if (copied < ZEND_CALL_FRAME_SLOT * sizeof(zval) + count * sizeof(zval)) {
-		count = copied > ZEND_CALL_FRAME_SLOT * sizeof(zval)
-			? (uint32_t) ((copied - ZEND_CALL_FRAME_SLOT * sizeof(zval)) / sizeof(zval)) : 0;
+	if (reader->leaf_bytes < STAT_FRAME_HEAD_BYTES + count * sizeof(zval)) {
+		count = reader->leaf_bytes > STAT_FRAME_HEAD_BYTES
+			? (uint32_t) ((reader->leaf_bytes - STAT_FRAME_HEAD_BYTES) / sizeof(zval)) : 0;
 	}
 
 	for (i = 0; i < count; i++) {
@@ -252,130 +349,607 @@ static void stat_frame_args(stat_frame_reader *reader, const unsigned char *fram
 	}
 }
 
-bool stat_frame_read(stat_frame_reader *reader, stat_sample *sample, bool arginfo)
+/*
+ * (2) Read the top of the current VM stack page, where the innermost frames
+ * are, and, when the stack continues on the previous page (whose top we
+ * learnt before), the top of that page too, in the same call.
+ */
+static void stat_frame_window(stat_frame_reader *reader, const stat_frame_globals *globals)
 {
-	uintptr_t current = 0;
-	size_t memory[2] = {0, 0};
-	unsigned char frame[ZEND_CALL_FRAME_SLOT * sizeof(zval) + STAT_FRAME_ARGS_BYTES];
-	union {
-		zend_function function;
-		unsigned char bytes[sizeof(zend_function)];
-	} func;
-	zend_op opline;
-	const zend_execute_data *ex = (const zend_execute_data *) frame;
+	uintptr_t page_lo = globals->page + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
+	uintptr_t hi = globals->top, lo;
 	struct iovec local[2], remote[2];
-	ssize_t got, frame_got;
-	size_t want;
-	uintptr_t func_address, opline_address;
+	unsigned long count = 1;
+	ssize_t got;
+
+	reader->window_lo = reader->window_hi = 0;
+	reader->lower_lo = reader->lower_hi = 0;
+	reader->below_lo = reader->below_hi = 0;
+	if (globals->page == 0 || hi <= page_lo || hi - page_lo > (uintptr_t) 1 << 30 ||
+		globals->current < page_lo || globals->current >= hi) {
+		/* the current frame is not on this page (a generator's, say) */
+		return;
+	}
+
+	lo = hi - page_lo > reader->window_size ? hi - reader->window_size : page_lo;
+	if (globals->current < lo) {
+		/* the current frame alone is large: take it and what follows */
+		lo = globals->current;
+		if (hi - lo > STAT_FRAME_WINDOW_MAX) {
+			hi = lo + STAT_FRAME_WINDOW_MAX;
+		}
+	}
+
+	local[0].iov_base = reader->window;
+	local[0].iov_len = hi - lo;
+	remote[0].iov_base = (void *) lo;
+	remote[0].iov_len = hi - lo;
+
+	if (lo == page_lo && reader->page == globals->page && reader->page_prev) {
+		uintptr_t prev_lo = reader->page_prev + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
+		uintptr_t prev_hi = reader->page_prev_top, from;
+
+		if (prev_hi > prev_lo && prev_hi - prev_lo <= (uintptr_t) 1 << 30) {
+			from = prev_hi - prev_lo > reader->lower_size ? prev_hi - reader->lower_size : prev_lo;
+			local[1].iov_base = reader->lower;
+			local[1].iov_len = prev_hi - from;
+			remote[1].iov_base = (void *) from;
+			remote[1].iov_len = prev_hi - from;
+			count = 2;
+		}
+	}
+
+	got = stat_frame_readv(reader, local, remote, count);
+	if (got < (ssize_t) local[0].iov_len) {
+		return;
+	}
+	reader->window_lo = lo;
+	reader->window_hi = hi;
+	if (count == 2 && got == (ssize_t) (local[0].iov_len + local[1].iov_len)) {
+		reader->lower_lo = (uintptr_t) remote[1].iov_base;
+		reader->lower_hi = reader->lower_lo + local[1].iov_len;
+	}
+}
+
+/* Learn where the previous VM stack page is and how far it was filled (two reads, once a page). */
+static void stat_frame_lower_learn(stat_frame_reader *reader, const stat_frame_globals *globals)
+{
+	struct _zend_vm_stack header;
+
+	reader->page = globals->page;
+	reader->page_prev = 0;
+	if (!stat_frame_read_one(reader, &header, globals->page, sizeof(header)) || header.prev == NULL) {
+		return;
+	}
+	reader->page_prev = (uintptr_t) header.prev;
+	if (!stat_frame_read_one(reader, &header, reader->page_prev, sizeof(header))) {
+		reader->page_prev = 0;
+		return;
+	}
+	/* saved when the stack moved on to the current page */
+	reader->page_prev_top = (uintptr_t) header.top;
+}
+
+/* Copy the previous page from `address` (or further down) to its top. */
+static void stat_frame_lower(stat_frame_reader *reader, uintptr_t address)
+{
+	uintptr_t prev_lo = reader->page_prev + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
+	uintptr_t top = reader->page_prev_top, from;
+
+	if (reader->page_prev == 0 || address < prev_lo || address >= top || top - prev_lo > (uintptr_t) 1 << 30) {
+		return;
+	}
+	from = top - prev_lo > reader->lower_size ? top - reader->lower_size : prev_lo;
+	if (from > address) {
+		/* deeper than last time: take as much as a window holds */
+		from = top - address > STAT_FRAME_WINDOW_MAX ? address : (top - prev_lo > STAT_FRAME_WINDOW_MAX ? top - STAT_FRAME_WINDOW_MAX : prev_lo);
+	}
+	if (top - from <= STAT_FRAME_WINDOW_MAX && stat_frame_read_one(reader, reader->lower, from, top - from)) {
+		reader->lower_lo = from;
+		reader->lower_hi = top;
+	}
+}
+
+/* The frame at address: from the window or the previous page's top, or one extra read into `into`. */
+static const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_frame_globals *globals,
+	uintptr_t address, unsigned char *into, size_t bytes, int *extra)
+{
+	uintptr_t page_lo = globals->page + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
+	const unsigned char *copy = NULL;
+	size_t available = 0;
+
+	if (address >= reader->window_lo && address + sizeof(zend_execute_data) <= reader->window_hi) {
+		copy = reader->window + (address - reader->window_lo);
+		available = reader->window_hi - address;
+	} else if (reader->window_hi && address >= page_lo && address < reader->window_lo && !into) {
+		/* deeper on this page than the window reached: one read of the page under it */
+		if (!(address >= reader->below_lo && address + sizeof(zend_execute_data) <= reader->below_hi)) {
+			uintptr_t from = reader->window_lo - page_lo > STAT_FRAME_WINDOW_MAX ? reader->window_lo - STAT_FRAME_WINDOW_MAX : page_lo;
+
+			if (from > address) {
+				from = address;
+			}
+			if (reader->window_lo - from <= STAT_FRAME_WINDOW_MAX && *extra < STAT_FRAME_EXTRA_READS) {
+				(*extra)++;
+				if (stat_frame_read_one(reader, reader->below, from, reader->window_lo - from)) {
+					reader->below_lo = from;
+					reader->below_hi = reader->window_lo;
+				}
+			}
+		}
+		if (address >= reader->below_lo && address + sizeof(zend_execute_data) <= reader->below_hi) {
+			copy = reader->below + (address - reader->below_lo);
+			available = reader->below_hi - address;
+		}
+	} else if (reader->window_hi && (address < page_lo || address >= globals->top) && !into) {
+		/* off the current page: the top of the previous one */
+		if (!(address >= reader->lower_lo && address + sizeof(zend_execute_data) <= reader->lower_hi) &&
+			*extra < STAT_FRAME_EXTRA_READS) {
+			if (reader->page != globals->page) {
+				*extra += 2;
+				stat_frame_lower_learn(reader, globals);
+			}
+			(*extra)++;
+			stat_frame_lower(reader, address);
+		}
+		if (address >= reader->lower_lo && address + sizeof(zend_execute_data) <= reader->lower_hi) {
+			copy = reader->lower + (address - reader->lower_lo);
+			available = reader->lower_hi - address;
+		}
+	}
+
+	if (copy) {
+		if (into) {
+			memcpy(into, copy, available < bytes ? available : bytes);
+			reader->leaf_bytes = available < bytes ? available : bytes;
+			return (const zend_execute_data *) into;
+		}
+		return (const zend_execute_data *) copy;
+	}
+
+	if (*extra >= STAT_FRAME_EXTRA_READS) {
+		return NULL;
+	}
+	(*extra)++;
+
+	if (into) {
+		struct iovec local = {into, bytes}, remote = {(void *) address, bytes};
+		ssize_t got = stat_frame_readv(reader, &local, &remote, 1);
+
+		if (got < (ssize_t) sizeof(zend_execute_data)) {
+			return NULL;
+		}
+		reader->leaf_bytes = (size_t) got;
+		return (const zend_execute_data *) into;
+	}
+
+	/* reuse the tail of the window buffer as scratch for one frame */
+	if (!stat_frame_read_one(reader, reader->window + STAT_FRAME_WINDOW_MAX, address, sizeof(zend_execute_data))) {
+		return NULL;
+	}
+	return (const zend_execute_data *) (reader->window + STAT_FRAME_WINDOW_MAX);
+}
+
+/* A read size that covers `need` with room to spare: grows at once, shrinks slowly. */
+static size_t stat_frame_window_size(size_t size, size_t need)
+{
+	size_t want = need + need / 4 + sizeof(zend_execute_data) + STAT_FRAME_ARGS_BYTES;
+
+	want = (want + 4095) & ~(size_t) 4095;
+	if (want < STAT_FRAME_WINDOW_MIN) {
+		want = STAT_FRAME_WINDOW_MIN;
+	}
+	if (want > STAT_FRAME_WINDOW_MAX) {
+		want = STAT_FRAME_WINDOW_MAX;
+	}
+	if (want > size || want < size / 4) {
+		return want;
+	}
+
+	return size;
+}
+
+/* (3) Read every distinct function, and the line of every frame that has one. */
+static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint32_t *funcs)
+{
+	unsigned long iovecs = 0, done = 0;
+	uint32_t i, j, distinct = 0;
+
+	for (i = 0; i < count; i++) {
+		stat_frame_found *found = &reader->found[i];
+		stat_frame_cache *entry = stat_frame_cache_slot(reader, found->func);
+
+		for (j = 0; j < distinct && reader->func_addresses[j] != found->func; j++) {
+		}
+		if (j == distinct) {
+			reader->func_addresses[distinct] = found->func;
+			reader->local[iovecs].iov_base = reader->funcs[distinct].bytes;
+			reader->local[iovecs].iov_len = STAT_FRAME_FUNC_BYTES;
+			reader->remote[iovecs].iov_base = (void *) found->func;
+			reader->remote[iovecs].iov_len = STAT_FRAME_FUNC_BYTES;
+			iovecs++;
+			distinct++;
+		}
+		found->func_index = (int) j;
+		/* an internal function's opline is not its own: don't follow it */
+		found->want_line = found->opline != 0 &&
+			!(entry->func == found->func && entry->type == ZEND_INTERNAL_FUNCTION);
+		found->have_line = false;
+	}
+	for (i = 0; i < count; i++) {
+		stat_frame_found *found = &reader->found[i];
+
+		/* recursion calls from the same opline again and again: read it once */
+		found->line_from = i;
+		for (j = 0; j < i && found->want_line; j++) {
+			if (reader->found[j].want_line && reader->found[j].line_from == j && reader->found[j].opline == found->opline) {
+				found->line_from = j;
+				break;
+			}
+		}
+		if (found->want_line && found->line_from == i) {
+			reader->local[iovecs].iov_base = found->line_data;
+			reader->local[iovecs].iov_len = sizeof(found->line_data);
+			reader->remote[iovecs].iov_base = (void *) (found->opline + offsetof(zend_op, lineno));
+			reader->remote[iovecs].iov_len = sizeof(found->line_data);
+			iovecs++;
+		}
+	}
+
+	/* a read stops at the first iovec that fails: go on after it (an opline may be stale) */
+	while (done < iovecs) {
+		unsigned long batch = iovecs - done > IOV_MAX ? IOV_MAX : iovecs - done;
+		ssize_t got = stat_frame_readv(reader, reader->local + done, reader->remote + done, batch);
+		unsigned long k;
+
+		if (got < 0) {
+			got = 0;
+		}
+		for (k = done; k < done + batch && (size_t) got >= reader->local[k].iov_len; k++) {
+			got -= (ssize_t) reader->local[k].iov_len;
+		}
+		if (k < distinct) {
+			/* a function could not be read: the stack is not trustworthy */
+			return false;
+		}
+		if (k < done + batch) {
+			/* this opline could not be read: mark it and skip it */
+			for (i = 0; i < count; i++) {
+				if (reader->found[i].line_data == reader->local[k].iov_base) {
+					reader->found[i].want_line = false;
+				}
+			}
+			k++;
+		}
+		done = k;
+	}
+
+	for (i = 0; i < count; i++) {
+		stat_frame_found *found = &reader->found[i];
+		stat_frame_found *from = &reader->found[found->line_from];
+
+		found->have_line = found->want_line && from->want_line;
+		if (found->have_line && from != found) {
+			memcpy(found->line_data, from->line_data, sizeof(found->line_data));
+		}
+	}
+
+	*funcs = distinct;
+	return true;
+}
+
+/* Resolve one frame from its function; false if it does not validate. */
+static bool stat_frame_resolve(stat_frame_reader *reader, stat_frame_found *found, stat_frame *frame,
+	uint8_t *type, uint8_t *opcode, uint32_t *offset, bool *has_line)
+{
+	const zend_function *func = &reader->funcs[found->func_index].function;
+
+	memset(frame, 0, sizeof(*frame));
+	*has_line = false;
+
+	switch (func->type) {
+		case ZEND_INTERNAL_FUNCTION:
+			*type = STAT_SAMPLE_INTERNAL;
+			if (!stat_frame_names(reader, found->func, func, frame)) {
+				return false;
+			}
+			if (frame->function == STAT_STRING_NONE) {
+				/* a nameless engine frame: the entry of a fiber */
+				frame->function = stat_strings_intern(stat_memory->strings, "{fiber}", sizeof("{fiber}") - 1);
+			}
+			frame->file = STAT_STRING_NONE;
+			return true;
+
+		case ZEND_USER_FUNCTION:
+		case ZEND_EVAL_CODE: {
+			const zend_op_array *op_array = &func->op_array;
+			uintptr_t opcodes = (uintptr_t) op_array->opcodes;
+
+			if (opcodes == 0 || op_array->last == 0 || op_array->last > (1u << 24) || op_array->filename == NULL) {
+				return false;
+			}
+
+			*type = STAT_SAMPLE_USER;
+			if (!stat_frame_names(reader, found->func, func, frame)) {
+				return false;
+			}
+			if (op_array->fn_flags & ZEND_ACC_CLOSURE) {
+				frame->start = op_array->line_start;
+				frame->flags |= STAT_FRAME_START;
+			}
+
+			/* the opline must lie on an instruction of this function (the JIT may leave it stale) */
+			if (found->have_line && found->opline >= opcodes &&
+				found->opline < opcodes + (uintptr_t) op_array->last * sizeof(zend_op) &&
+				(found->opline - opcodes) % sizeof(zend_op) == 0) {
+				*offset = (uint32_t) ((found->opline - opcodes) / sizeof(zend_op));
+				*opcode = (uint8_t) found->line_data[1];
+				frame->line = found->line_data[0];
+				frame->flags |= STAT_FRAME_LINE;
+				*has_line = true;
+			}
+			return true;
+		}
+
+		default:
+			return false;
+	}
+}
+
+/* A copied range of the VM stack, to follow prev pointers through in memory. */
+typedef struct _stat_frame_region {
+	uintptr_t            lo, hi;
+	const unsigned char *data;
+} stat_frame_region;
+
+static bool stat_frame_region_prev(const stat_frame_region *region, uintptr_t address, uintptr_t *prev)
+{
+	if (address < region->lo || address + sizeof(zend_execute_data) > region->hi) {
+		return false;
+	}
+	memcpy(prev, region->data + (address - region->lo) + offsetof(zend_execute_data, prev_execute_data), sizeof(*prev));
+	return true;
+}
+
+/* Copy the used part of a VM stack page into reader->below; its prev page in *prev. */
+static bool stat_frame_page(stat_frame_reader *reader, uintptr_t page, uintptr_t top, stat_frame_region *region, uintptr_t *prev)
+{
+	struct _zend_vm_stack header;
+	uintptr_t lo = page + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
+	struct iovec local, remote;
+
+	if (!stat_frame_read_one(reader, &header, page, sizeof(header))) {
+		return false;
+	}
+	*prev = (uintptr_t) header.prev;
+	if (top == 0) {
+		top = (uintptr_t) header.top;
+	}
+	if (top <= lo || top - lo > STAT_FRAME_WINDOW_MAX) {
+		region->lo = region->hi = 0;
+		return true;
+	}
+
+	local.iov_base = reader->below;
+	local.iov_len = top - lo;
+	remote.iov_base = (void *) lo;
+	remote.iov_len = top - lo;
+	if (stat_frame_readv(reader, &local, &remote, 1) != (ssize_t) (top - lo)) {
+		return false;
+	}
+	region->lo = lo;
+	region->hi = top;
+	region->data = reader->below;
+	return true;
+}
+
+/*
+ * How many frames lie below `address` (inclusive), following prev pointers:
+ * through the window, then page by page down the VM stack (two reads a
+ * page), and one read per frame that lives elsewhere (generators' frames).
+ */
+static bool stat_frame_count(stat_frame_reader *reader, const stat_frame_globals *globals, uintptr_t address, uint32_t *depth)
+{
+	stat_frame_region window = {reader->window_lo, reader->window_hi, reader->window};
+	stat_frame_region lower = {reader->lower_lo, reader->lower_hi, reader->lower};
+	stat_frame_region page = {0, 0, NULL};
+	uintptr_t next_page = globals->page, next_top = reader->window_lo;
+	uint32_t count = 0;
+	int reads = 0;
+
+	while (address != 0) {
+		uintptr_t prev;
+
+		if (++count > STAT_FRAME_DEPTH_MAX) {
+			return false;
+		}
+		if (stat_frame_region_prev(&window, address, &prev) || stat_frame_region_prev(&lower, address, &prev) ||
+			stat_frame_region_prev(&page, address, &prev)) {
+			address = prev;
+			continue;
+		}
+
+		/* the next page down may hold it: stacks grow upwards within and across pages */
+		while (next_page != 0 && reads < STAT_FRAME_DEPTH_READS) {
+			uintptr_t below = 0;
+
+			reads += 2;
+			if (!stat_frame_page(reader, next_page, next_top, &page, &below)) {
+				return false;
+			}
+			next_page = below;
+			next_top = 0;
+			if (stat_frame_region_prev(&page, address, &prev)) {
+				break;
+			}
+		}
+		if (stat_frame_region_prev(&page, address, &prev)) {
+			address = prev;
+			continue;
+		}
+
+		/* not on the VM stack: one read for this frame */
+		if (++reads > STAT_FRAME_DEPTH_READS ||
+			!stat_frame_read_one(reader, &prev, address + offsetof(zend_execute_data, prev_execute_data), sizeof(prev))) {
+			return false;
+		}
+		address = prev;
+	}
+
+	*depth = count;
+	return true;
+}
+
+bool stat_frame_read(stat_frame_reader *reader, stat_sample *sample, uint32_t stack, bool arginfo)
+{
+	stat_frame_globals globals;
+	size_t memory[2] = {0, 0};
+	struct iovec local[2], remote[2];
+	uint32_t want = stack ? stack : 1, count = 0, funcs = 0, i;
+	uintptr_t address;
+	size_t window_need = 0, lower_need = 0;
+	int extra = 0;
+	ssize_t got;
 
 	/* (1) where the executor is, and how much memory the request uses */
-	local[0].iov_base = &current;
-	local[0].iov_len = sizeof(current);
-	remote[0].iov_base = (void *) reader->current;
-	remote[0].iov_len = sizeof(current);
+	local[0].iov_base = &globals;
+	local[0].iov_len = sizeof(globals);
+	remote[0].iov_base = (void *) reader->globals;
+	remote[0].iov_len = sizeof(globals);
 	local[1].iov_base = memory;
 	local[1].iov_len = sizeof(memory);
 	remote[1].iov_base = (void *) reader->heap;
 	remote[1].iov_len = sizeof(memory);
 
 	got = stat_frame_readv(reader, local, remote, reader->heap ? 2 : 1);
-	if (got < (ssize_t) sizeof(current)) {
+	if (got < (ssize_t) sizeof(globals)) {
 		return false;
 	}
-	if (reader->heap && got == (ssize_t) (sizeof(current) + sizeof(memory))) {
+	if (reader->heap && got == (ssize_t) (sizeof(globals) + sizeof(memory))) {
 		sample->memory_used = memory[0];
 		sample->memory_peak = memory[1];
 		sample->flags |= STAT_SAMPLE_MEMINFO;
 	}
 
 	sample->type = STAT_SAMPLE_MEMORY;
-	if (current == 0) {
+	if (globals.current == 0) {
 		return true;
 	}
 
-	/* (2) the current frame, with the arguments that follow it */
-	want = arginfo ? sizeof(frame) : sizeof(zend_execute_data);
-	local[0].iov_base = frame;
-	local[0].iov_len = want;
-	remote[0].iov_base = (void *) current;
-	remote[0].iov_len = want;
-	frame_got = stat_frame_readv(reader, local, remote, 1);
-	if (frame_got < (ssize_t) sizeof(zend_execute_data)) {
-		return false;
+	/* (2) the innermost frames, in bulk when there is more than one to find */
+	if (stack) {
+		stat_frame_window(reader, &globals);
+	} else {
+		reader->window_lo = reader->window_hi = 0;
 	}
 
-	func_address = (uintptr_t) ex->func;
-	opline_address = (uintptr_t) ex->opline;
-	if (func_address == 0) {
-		/* a frame with no function: nothing is executing */
-		return true;
-	}
+	/* walk from the current frame outwards, keeping `want` frames */
+	address = globals.current;
+	while (address != 0 && count < want) {
+		const zend_execute_data *ex;
+		stat_frame_found *found = &reader->found[count];
 
-	/* (3) the function, and the opline (meaningless for internal functions) */
-	local[0].iov_base = func.bytes;
-	local[0].iov_len = sizeof(func.bytes);
-	remote[0].iov_base = (void *) func_address;
-	remote[0].iov_len = sizeof(func.bytes);
-	local[1].iov_base = &opline;
-	local[1].iov_len = sizeof(opline);
-	remote[1].iov_base = (void *) opline_address;
-	remote[1].iov_len = sizeof(opline);
-	got = stat_frame_readv(reader, local, remote, opline_address ? 2 : 1);
-	if (got < (ssize_t) sizeof(zend_internal_function)) {
-		return false;
-	}
+		/* how far down each page the frames reach, to size the reads next time */
+		if (address >= globals.page && address < globals.top) {
+			window_need = globals.top - address;
+		} else if (reader->page_prev && address >= reader->page_prev && address < reader->page_prev_top) {
+			lower_need = reader->page_prev_top - address;
+		}
 
-	switch (func.function.type) {
-		case ZEND_INTERNAL_FUNCTION:
-			sample->type = STAT_SAMPLE_INTERNAL;
-			if (!stat_frame_names(reader, func_address, &func.function, &sample->function, &sample->scope, &sample->file)) {
-				return false;
-			}
-			if (sample->function == STAT_STRING_NONE) {
-				return false;
-			}
-			sample->file = STAT_STRING_NONE;
-			sample->flags |= STAT_SAMPLE_SYMBOL;
+		ex = stat_frame_at(reader, &globals, address,
+			count == 0 ? reader->leaf : NULL,
+			count == 0 ? (arginfo ? sizeof(reader->leaf) : sizeof(zend_execute_data)) : 0, &extra);
+		if (!ex) {
 			break;
-
-		case ZEND_USER_FUNCTION:
-		case ZEND_EVAL_CODE: {
-			const zend_op_array *op_array = &func.function.op_array;
-			uintptr_t opcodes = (uintptr_t) op_array->opcodes;
-
-			if (got < (ssize_t) sizeof(func.bytes) || opcodes == 0 ||
-				op_array->last == 0 || op_array->last > (1u << 24) || op_array->filename == NULL) {
-				return false;
-			}
-
-			sample->type = STAT_SAMPLE_USER;
-			if (!stat_frame_names(reader, func_address, &func.function, &sample->function, &sample->scope, &sample->file)) {
-				return false;
-			}
-			sample->flags |= STAT_SAMPLE_LOCATION;
-			if (sample->function != STAT_STRING_NONE) {
-				sample->flags |= STAT_SAMPLE_SYMBOL;
-			}
-
-			/* the opline must lie on an instruction of this function (the JIT may leave it stale) */
-			if (got == (ssize_t) (sizeof(func.bytes) + sizeof(opline)) &&
-				opline_address >= opcodes &&
-				opline_address < opcodes + (uintptr_t) op_array->last * sizeof(zend_op) &&
-				(opline_address - opcodes) % sizeof(zend_op) == 0) {
-				sample->offset = (uint32_t) ((opline_address - opcodes) / sizeof(zend_op));
-				sample->line = opline.lineno;
-				sample->opcode = opline.opcode;
-				sample->flags |= STAT_SAMPLE_LINE | STAT_SAMPLE_OPCODE;
-			}
+		}
+		if (ex->func == NULL) {
+			/* a frame with no function: nothing runs here (a top frame being set up) */
+			address = 0;
 			break;
 		}
 
-		default:
-			return false;
+		found->address = address;
+		found->func = (uintptr_t) ex->func;
+		found->opline = (uintptr_t) ex->opline;
+		found->num_args = ZEND_CALL_NUM_ARGS(ex);
+		count++;
+		address = (uintptr_t) ex->prev_execute_data;
 	}
 
-	if (arginfo) {
-		stat_frame_args(reader, frame, (size_t) frame_got, sample);
+	if (stack) {
+		reader->window_size = stat_frame_window_size(reader->window_size, window_need);
+		reader->lower_size = stat_frame_window_size(reader->lower_size, lower_need);
+	}
+	if (address != 0 && count < want) {
+		/* a frame we could not copy: no half-right stack */
+		return false;
+	}
+	if (count == 0) {
+		return true;
+	}
+
+	/* (3) the functions and lines */
+	if (!stat_frame_functions(reader, count, &funcs)) {
+		return false;
+	}
+
+	for (i = 0; i < count; i++) {
+		stat_frame frame;
+		uint8_t type = STAT_SAMPLE_MEMORY, opcode = 0;
+		uint32_t offset = 0;
+		bool has_line = false;
+
+		if (!stat_frame_resolve(reader, &reader->found[i], &frame, &type, &opcode, &offset, &has_line)) {
+			return false;
+		}
+
+		if (i == 0) {
+			sample->type = type;
+			sample->function = frame.function;
+			sample->scope = frame.scope;
+			if (frame.function != STAT_STRING_NONE) {
+				sample->flags |= STAT_SAMPLE_SYMBOL;
+			}
+			if (type == STAT_SAMPLE_USER) {
+				sample->file = frame.file;
+				sample->offset = offset;
+				sample->flags |= STAT_SAMPLE_LOCATION;
+				if (has_line) {
+					sample->line = frame.line;
+					sample->opcode = opcode;
+					sample->flags |= STAT_SAMPLE_LINE | STAT_SAMPLE_OPCODE;
+				}
+			}
+			if (arginfo) {
+				stat_frame_args(reader, reader->found[0].num_args, sample);
+			}
+		}
+		if (stack) {
+			sample->frames[i] = frame;
+		}
+	}
+
+	if (stack) {
+		sample->depth = (uint16_t) count;
+		sample->flags |= STAT_SAMPLE_STACK;
+
+		if (address != 0) {
+			/* deeper than kept: count the rest once, reuse while the cut is the same */
+			stat_frame_found *cut = &reader->found[count - 1];
+			uint32_t below;
+
+			if (reader->cut_address == cut->address && reader->cut_func == cut->func && reader->cut_prev == address) {
+				sample->true_depth = reader->cut_depth;
+			} else if (stat_frame_count(reader, &globals, address, &below)) {
+				sample->true_depth = count + below;
+				reader->cut_address = cut->address;
+				reader->cut_func = cut->func;
+				reader->cut_prev = address;
+				reader->cut_depth = sample->true_depth;
+			} else {
+				return false;
+			}
+		}
 	}
 
 	return true;

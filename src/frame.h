@@ -12,6 +12,8 @@
 #define STAT_FRAME_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "sample.h"
@@ -25,10 +27,11 @@ void stat_frame_reader_reset(stat_frame_reader *reader);
 void stat_frame_reader_free(stat_frame_reader *reader);
 
 /*
- * Sampler thread: fill in what the executor is doing now. false: the read
- * failed or did not validate; the caller drops and counts the sample.
+ * Sampler thread: fill in what the executor is doing now, with up to `stack`
+ * frames (0: the leaf only). false: a read failed or did not validate; the
+ * caller drops and counts the sample.
  */
-bool stat_frame_read(stat_frame_reader *reader, stat_sample *sample, bool arginfo);
+bool stat_frame_read(stat_frame_reader *reader, stat_sample *sample, uint32_t stack, bool arginfo);
 
 /* Whether process_vm_readv works here (seccomp may refuse it). */
 bool stat_frame_probe(char *error, size_t error_size);

@@ -236,6 +236,39 @@ static json_object *stat_json_args(const stat_sample *sample)
 	return args;
 }
 
+/* Innermost first; a cut stack ends with {"function":"[truncated]","depth":N}. */
+static json_object *stat_json_stack(const stat_sample *sample)
+{
+	json_object *stack = json_object_new_array();
+	uint32_t i;
+
+	for (i = 0; i < sample->depth; i++) {
+		const stat_frame *frame = &sample->frames[i];
+		json_object *object = json_object_new_object();
+
+		stat_json_ref(object, "scope", frame->scope);
+		stat_json_ref(object, "function", frame->function);
+		stat_json_ref(object, "file", frame->file);
+		if (frame->flags & STAT_FRAME_LINE) {
+			json_object_object_add(object, "line", json_object_new_int64(frame->line));
+		}
+		if (frame->flags & STAT_FRAME_START) {
+			json_object_object_add(object, "start", json_object_new_int64(frame->start));
+		}
+		json_object_array_add(stack, object);
+	}
+
+	if (sample->true_depth > sample->depth) {
+		json_object *object = json_object_new_object();
+
+		json_object_object_add(object, "function", json_object_new_string("[truncated]"));
+		json_object_object_add(object, "depth", json_object_new_int64(sample->true_depth));
+		json_object_array_add(stack, object);
+	}
+
+	return stack;
+}
+
 static const char *stat_sample_types[] = {"memory", "user", "internal"};
 
 bool stat_sample_encode(const stat_sample *sample, stat_buffer *out)
@@ -287,6 +320,10 @@ bool stat_sample_encode(const stat_sample *sample, stat_buffer *out)
 
 	if (sample->flags & STAT_SAMPLE_ARGINFO) {
 		json_object_object_add(root, "arginfo", stat_json_args(sample));
+	}
+
+	if (sample->flags & STAT_SAMPLE_STACK) {
+		json_object_object_add(root, "stack", stat_json_stack(sample));
 	}
 
 	text = json_object_to_json_string_length(root,

@@ -30,6 +30,11 @@ typedef enum {
 #define STAT_SAMPLE_OPCODE    (1 << 3)
 #define STAT_SAMPLE_ARGINFO   (1 << 4)
 #define STAT_SAMPLE_MEMINFO   (1 << 5)
+#define STAT_SAMPLE_STACK     (1 << 6)
+
+/* frame flags */
+#define STAT_FRAME_LINE       (1 << 0)
+#define STAT_FRAME_START      (1 << 1)
 
 #define STAT_ARGINFO_MAX 8
 
@@ -55,11 +60,14 @@ typedef struct _stat_arg {
 	uint32_t meta;      /* string length, array count, object class (string ref) */
 } stat_arg;
 
+/* One frame of a stack: names are string references, 0 when absent. */
 typedef struct _stat_frame {
 	uint32_t function;
 	uint32_t scope;
 	uint32_t file;
 	uint32_t line;
+	uint32_t start;    /* a closure's first line */
+	uint32_t flags;
 } stat_frame;
 
 typedef struct _stat_sample {

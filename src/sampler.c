@@ -36,6 +36,7 @@ struct _stat_sampler {
 	stat_frame_reader *reader;
 	stat_sample       *sample;
 	size_t             sample_size;
+	uint64_t           stack_capacity;  /* frames a ring slot holds */
 };
 
 stat_sampler *stat_sampler_create(void)
@@ -47,6 +48,7 @@ stat_sampler *stat_sampler_create(void)
 	}
 
 	sampler->sample_size = stat_ring_sample_size(stat_memory->ring);
+	sampler->stack_capacity = (sampler->sample_size - sizeof(stat_sample)) / sizeof(stat_frame);
 	sampler->sample = calloc(1, sampler->sample_size);
 	sampler->reader = stat_frame_reader_create();
 	sampler->place = -1;
@@ -94,6 +96,7 @@ static void stat_sampler_tick(stat_sampler *sampler, uint64_t now)
 {
 	stat_sample *sample = sampler->sample;
 	bool arginfo = stat_atomic_load_relaxed(&stat_memory->live.arginfo) != 0;
+	uint64_t stack = stat_atomic_load_relaxed(&stat_memory->live.stack);
 
 	memset(sample, 0, sizeof(stat_sample));
 	sample->pid = (uint32_t) sampler->pid;
@@ -101,7 +104,10 @@ static void stat_sampler_tick(stat_sampler *sampler, uint64_t now)
 	sample->request_start = sampler->request_start;
 	sample->time = now;
 
-	if (!stat_frame_read(sampler->reader, sample, arginfo)) {
+	if (stack > sampler->stack_capacity) {
+		stack = sampler->stack_capacity;
+	}
+	if (!stat_frame_read(sampler->reader, sample, (uint32_t) stack, arginfo)) {
 		stat_atomic_inc(STAT_COUNTER(samples_failed));
 		return;
 	}
