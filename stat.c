@@ -51,6 +51,8 @@ static bool stat_loaded_as_zend_extension = false;
 static bool stat_sampling = false;
 static stat_socket stat_stream_socket = {.fd = -1};
 static stat_socket stat_control_socket = {.fd = -1};
+static bool stat_stream_listening = false;
+static bool stat_control_listening = false;
 
 #define STAT_ERROR_SIZE 512
 
@@ -68,13 +70,16 @@ static void stat_sockets_open(void)
 			settings->control.text, error);
 	}
 
-	if (stat_stream_socket.fd < 0 && stat_control_socket.fd < 0) {
+	stat_stream_listening = stat_stream_socket.fd >= 0;
+	stat_control_listening = stat_control_socket.fd >= 0;
+	if (!stat_stream_listening && !stat_control_listening) {
 		return;
 	}
 	if (!stat_listener_start(&stat_stream_socket, &stat_control_socket, error, sizeof(error))) {
-		zend_error(E_WARNING, "stat: cannot start the listener thread: %s; stat runs without sockets", error);
+		zend_error(E_WARNING, "stat: cannot start the listener: %s; stat runs without sockets", error);
 		stat_socket_close(&stat_stream_socket);
 		stat_socket_close(&stat_control_socket);
+		stat_stream_listening = stat_control_listening = false;
 	}
 }
 
@@ -125,22 +130,11 @@ static PHP_MSHUTDOWN_FUNCTION(stat)
 			STAT_G(sampler) = NULL;
 		}
 
-		if (owner) {
-			stat_listener_stop();
-			stat_socket_close(&stat_stream_socket);
-			stat_socket_close(&stat_control_socket);
-			if (settings->dump > 0) {
-				stat_stream_dump(settings->dump, stat_clock_now() + 2 * STAT_NS_PER_SEC);
-			}
-		} else {
-			/* a forked child: the sockets and their files are the owner's */
-			if (stat_stream_socket.fd >= 0) {
-				close(stat_stream_socket.fd);
-			}
-			if (stat_control_socket.fd >= 0) {
-				close(stat_control_socket.fd);
-			}
+		if (owner && settings->dump > 0) {
+			stat_stream_dump(settings->dump, stat_clock_now() + 2 * STAT_NS_PER_SEC);
 		}
+		/* the listener serves its clients on, and stops once no process holds it */
+		stat_listener_release();
 
 		stat_memory_mshutdown();
 	}
@@ -244,8 +238,8 @@ static PHP_MINFO_FUNCTION(stat)
 	php_info_print_table_header(2, "stat", stat_memory ? "enabled" : "disabled");
 	php_info_print_table_row(2, "Version", PHP_STAT_VERSION);
 	php_info_print_table_row(2, "Sampling", stat_sampling ? "available" : "unavailable");
-	php_info_print_table_row(2, "Stream", stat_stream_socket.fd >= 0 ? settings->stream.text : "off");
-	php_info_print_table_row(2, "Control", stat_control_socket.fd >= 0 ? settings->control.text : "off");
+	php_info_print_table_row(2, "Stream", stat_stream_listening ? settings->stream.text : "off");
+	php_info_print_table_row(2, "Control", stat_control_listening ? settings->control.text : "off");
 
 	if (stat_memory) {
 		stat_live *live = &stat_memory->live;
@@ -307,8 +301,8 @@ ZEND_FUNCTION(stat_settings)
 	add_assoc_long(return_value, "stack", (zend_long) stat_atomic_load(&stat_memory->live.stack));
 	add_assoc_long(return_value, "samples", (zend_long) settings->samples);
 	add_assoc_long(return_value, "strings", (zend_long) settings->strings);
-	add_assoc_string(return_value, "stream", stat_stream_socket.fd >= 0 ? (char *) settings->stream.text : "");
-	add_assoc_string(return_value, "control", stat_control_socket.fd >= 0 ? (char *) settings->control.text : "");
+	add_assoc_string(return_value, "stream", stat_stream_listening ? (char *) settings->stream.text : "");
+	add_assoc_string(return_value, "control", stat_control_listening ? (char *) settings->control.text : "");
 	add_assoc_long(return_value, "dump", settings->dump);
 	add_assoc_bool(return_value, "sampling", stat_sampling);
 }

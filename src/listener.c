@@ -1,10 +1,17 @@
 /*
- * listener.c: addresses, listening sockets and the listener thread.
+ * listener.c: addresses, listening sockets and the listener process.
  *
- * Threads: stat_address_parse and stat_socket_open run in MINIT (request
- * thread, before any fork). The thread started by stat_listener_start is the
- * only one that touches client sockets; MSHUTDOWN asks it to stop through a
- * pipe and joins it. The thread does not call PHP's API at all.
+ * stat_address_parse and stat_socket_open run in MINIT, before any fork.
+ * stat_listener_start then forks the listener: a small process (named
+ * "stat listener") that owns the listening sockets and serves every stream
+ * and control client with poll(), reading the shared ring. It never runs PHP
+ * code. It lives as long as any PHP process shares stat: each of them holds
+ * the write end of a pipe (inherited across fork, closed on exec) and the
+ * listener stops when the read end reports that the last one is gone. So a
+ * daemonizing php-fpm (whose first process exits), worker recycling and
+ * pcntl_fork() children all keep it serving, and PHP's own exit never waits
+ * for a client: the listener gives stream clients their backlog afterwards,
+ * for at most about a second.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +25,8 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <sys/prctl.h>
 #include <netinet/in.h>
 
 #include "listener.h"
@@ -27,6 +36,10 @@
 
 #define STAT_SCHEME_UNIX "unix://"
 #define STAT_SCHEME_TCP  "tcp://"
+
+/* startup waits at most this long (25 x 10 ms) for an address a restarting listener holds */
+#define STAT_SOCKET_RETRIES  25
+#define STAT_SOCKET_RETRY_US 10000
 
 static bool stat_address_unix(const char *path, stat_address *address, char *error, size_t error_size)
 {
@@ -152,7 +165,7 @@ static bool stat_socket_clear(const stat_address *address, char *error, size_t e
 {
 	const char *path = ((const struct sockaddr_un *) &address->addr)->sun_path;
 	struct stat st;
-	int probe;
+	int probe, attempt;
 
 	if (lstat(path, &st) != 0) {
 		return true;
@@ -162,17 +175,26 @@ static bool stat_socket_clear(const stat_address *address, char *error, size_t e
 		return false;
 	}
 
-	probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (probe < 0) {
-		snprintf(error, error_size, "socket(): %s", strerror(errno));
-		return false;
-	}
-	if (connect(probe, (const struct sockaddr *) &address->addr, address->length) == 0 || errno == EAGAIN) {
+	/* a listener of a PHP that is restarting (FPM reload) lets go within moments */
+	for (attempt = 0; ; attempt++) {
+		bool used;
+
+		probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (probe < 0) {
+			snprintf(error, error_size, "socket(): %s", strerror(errno));
+			return false;
+		}
+		used = connect(probe, (const struct sockaddr *) &address->addr, address->length) == 0 || errno == EAGAIN;
 		close(probe);
-		snprintf(error, error_size, "%s is in use by another process", path);
-		return false;
+		if (!used) {
+			break;
+		}
+		if (attempt == STAT_SOCKET_RETRIES) {
+			snprintf(error, error_size, "%s is in use by another process", path);
+			return false;
+		}
+		usleep(STAT_SOCKET_RETRY_US);
 	}
-	close(probe);
 
 	if (unlink(path) != 0 && errno != ENOENT) {
 		snprintf(error, error_size, "cannot replace stale socket %s: %s", path, strerror(errno));
@@ -229,8 +251,14 @@ bool stat_socket_open(stat_socket *sock, const stat_address *address, mode_t mod
 			sock->ino = st.st_ino;
 		}
 	} else {
+		int attempt = 0, rc;
+
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (bind(fd, (const struct sockaddr *) &address->addr, address->length) != 0) {
+		while ((rc = bind(fd, (const struct sockaddr *) &address->addr, address->length)) != 0 &&
+			errno == EADDRINUSE && attempt++ < STAT_SOCKET_RETRIES) {
+			usleep(STAT_SOCKET_RETRY_US);
+		}
+		if (rc != 0) {
 			snprintf(error, error_size, "bind(%s): %s", address->text, strerror(errno));
 			close(fd);
 			return false;
@@ -267,21 +295,18 @@ void stat_socket_close(stat_socket *sock)
 	}
 }
 
-/* ---- the listener thread ---- */
+/* ---- the listener process ---- */
 
 /* how often new samples are picked up while clients are connected */
 #define STAT_LISTENER_TICK_MS 2
 #define STAT_LISTENER_IDLE_MS 1000
-/* how long MSHUTDOWN lets stream clients take their backlog */
+/* how long stream clients get to take their backlog once PHP is gone */
 #define STAT_LISTENER_DRAIN_NS (900 * 1000 * 1000ULL)
 
 static struct {
-	pthread_t    thread;
-	bool         running;
-	int          wake[2];
-	stat_socket *stream;
-	stat_socket *control;
-} stat_listener = {.wake = {-1, -1}};
+	pid_t pid;
+	int   alive;   /* write end: held by every PHP process sharing stat */
+} stat_listener = {0, -1};
 
 static struct pollfd *stat_listener_fds(size_t *capacity, size_t need)
 {
@@ -295,11 +320,6 @@ static struct pollfd *stat_listener_fds(size_t *capacity, size_t need)
 		}
 		fds = grown;
 		*capacity = need;
-	}
-	if (need == 0 && fds) {
-		free(fds);
-		fds = NULL;
-		*capacity = 0;
 	}
 
 	return fds;
@@ -331,7 +351,8 @@ static void stat_listener_drain(void)
 	}
 }
 
-static void *stat_listener_main(void *argument)
+/* The listener's life: serve until every PHP process sharing stat is gone. */
+static void stat_listener_main(int alive, stat_socket *stream, stat_socket *control)
 {
 	size_t capacity = 0;
 	bool stopping = false;
@@ -346,9 +367,9 @@ static void *stat_listener_main(void *argument)
 			break;
 		}
 
-		fds[0] = (struct pollfd) {stat_listener.wake[0], POLLIN, 0};
-		fds[1] = (struct pollfd) {stat_listener.stream->fd, POLLIN, 0};
-		fds[2] = (struct pollfd) {stat_listener.control->fd, POLLIN, 0};
+		fds[0] = (struct pollfd) {alive, POLLIN, 0};
+		fds[1] = (struct pollfd) {stream->fd, POLLIN, 0};
+		fds[2] = (struct pollfd) {control->fd, POLLIN, 0};
 		streams = stat_stream_poll(fds + base);
 		controls = stat_control_poll(fds + base + streams);
 		n = base + streams + controls;
@@ -358,74 +379,129 @@ static void *stat_listener_main(void *argument)
 		}
 
 		if (fds[0].revents) {
+			/* the last write end closed: no PHP process is left to sample */
 			stopping = true;
 		}
-		/* clients first: accepting reorders nothing, but removal does */
 		stat_stream_events(fds + base, streams);
 		stat_control_events(fds + base + streams, controls);
-		if (fds[1].revents & POLLIN) {
-			stat_stream_accept(stat_listener.stream->fd);
+		if (!stopping && (fds[1].revents & POLLIN)) {
+			stat_stream_accept(stream->fd);
 		}
-		if (fds[2].revents & POLLIN) {
-			stat_control_accept(stat_listener.control->fd);
+		if (!stopping && (fds[2].revents & POLLIN)) {
+			stat_control_accept(control->fd);
 		}
 
 		stat_stream_fill(stat_clock_now());
 	}
 
+	/* no new clients (and free the addresses for a PHP that starts again), then drain */
+	stat_socket_close(stream);
+	stat_socket_close(control);
+	stat_control_close_all();
 	stat_listener_drain();
 	stat_stream_close_all();
-	stat_control_close_all();
-	stat_listener_fds(&capacity, 0);
+}
 
-	return NULL;
+/* In the new listener process: keep only what it needs, away from the terminal's signals. */
+static void stat_listener_detach(int alive, stat_socket *stream, stat_socket *control)
+{
+	struct sigaction ignore, dfl;
+	sigset_t none;
+	DIR *dir;
+	int null, sig;
+
+	setpgid(0, 0);
+	prctl(PR_SET_NAME, "stat listener", 0, 0, 0);
+
+	memset(&ignore, 0, sizeof(ignore));
+	ignore.sa_handler = SIG_IGN;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	for (sig = 1; sig < NSIG; sig++) {
+		sigaction(sig, sig == SIGPIPE || sig == SIGINT || sig == SIGQUIT || sig == SIGHUP ||
+			sig == SIGTSTP || sig == SIGTTOU || sig == SIGTTIN ? &ignore : &dfl, NULL);
+	}
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+
+	/* whoever reads the PHP process's output must not wait for us */
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+		if (null > STDERR_FILENO) {
+			close(null);
+		}
+	}
+
+	dir = opendir("/proc/self/fd");
+	if (dir) {
+		struct dirent *entry;
+		int mine = dirfd(dir);
+
+		while ((entry = readdir(dir)) != NULL) {
+			int fd = atoi(entry->d_name);
+
+			if (entry->d_name[0] == '.' || fd <= STDERR_FILENO || fd == mine ||
+				fd == alive || fd == stream->fd || fd == control->fd) {
+				continue;
+			}
+			close(fd);
+		}
+		closedir(dir);
+	}
 }
 
 bool stat_listener_start(stat_socket *stream, stat_socket *control, char *error, size_t error_size)
 {
-	sigset_t all, previous;
-	int rc;
+	int alive[2];
+	pid_t pid;
 
-	if (pipe2(stat_listener.wake, O_CLOEXEC | O_NONBLOCK) != 0) {
+	if (pipe2(alive, O_CLOEXEC) != 0) {
 		snprintf(error, error_size, "pipe(): %s", strerror(errno));
 		return false;
 	}
 
-	stat_listener.stream = stream;
-	stat_listener.control = control;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &previous);
-	rc = pthread_create(&stat_listener.thread, NULL, stat_listener_main, NULL);
-	pthread_sigmask(SIG_SETMASK, &previous, NULL);
-
-	if (rc != 0) {
-		snprintf(error, error_size, "pthread_create(): %s", strerror(rc));
-		close(stat_listener.wake[0]);
-		close(stat_listener.wake[1]);
-		stat_listener.wake[0] = stat_listener.wake[1] = -1;
+	pid = fork();
+	if (pid < 0) {
+		snprintf(error, error_size, "fork(): %s", strerror(errno));
+		close(alive[0]);
+		close(alive[1]);
 		return false;
 	}
 
-	stat_listener.running = true;
+	if (pid == 0) {
+		close(alive[1]);
+		stat_listener_detach(alive[0], stream, control);
+		stat_listener_main(alive[0], stream, control);
+		_exit(0);
+	}
+
+	/* the PHP process keeps the write end; the sockets are the listener's */
+	close(alive[0]);
+	if (stream->fd >= 0) {
+		close(stream->fd);
+		stream->fd = -1;
+	}
+	if (control->fd >= 0) {
+		close(control->fd);
+		control->fd = -1;
+	}
+	stat_listener.pid = pid;
+	stat_listener.alive = alive[1];
 	return true;
 }
 
-void stat_listener_stop(void)
+pid_t stat_listener_pid(void)
 {
-	char byte = 1;
+	return stat_listener.pid;
+}
 
-	if (!stat_listener.running) {
-		return;
+void stat_listener_release(void)
+{
+	if (stat_listener.alive >= 0) {
+		close(stat_listener.alive);
+		stat_listener.alive = -1;
 	}
-	stat_listener.running = false;
-
-	if (write(stat_listener.wake[1], &byte, 1) < 0) {
-		/* the pipe is empty and non-blocking: this cannot fail in a way we can help */
-	}
-	pthread_join(stat_listener.thread, NULL);
-
-	close(stat_listener.wake[0]);
-	close(stat_listener.wake[1]);
-	stat_listener.wake[0] = stat_listener.wake[1] = -1;
 }

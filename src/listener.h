@@ -1,12 +1,12 @@
 /*
- * listener.h: socket addresses and the listener thread.
+ * listener.h: socket addresses and the listener process.
  *
- * One thread per process that owns the sockets (the one that ran MINIT)
- * serves both the stream socket and the control socket with poll(): it never
- * blocks on a client (all sockets are non-blocking, sends use MSG_NOSIGNAL)
- * and it never calls PHP's error or memory API. It is stopped and joined by
- * MSHUTDOWN, which gives stream clients about a second to take the rest of
- * their backlog.
+ * A process forked at MINIT serves the stream socket and the control socket
+ * with poll(): it never blocks on a client (all sockets are non-blocking,
+ * sends use MSG_NOSIGNAL) and never runs PHP code. It outlives the PHP
+ * process that started it for as long as any process forked from it is
+ * alive (see listener.c), then gives stream clients about a second to take
+ * the rest of their backlog and exits.
  */
 #ifndef STAT_LISTENER_H
 #define STAT_LISTENER_H
@@ -38,10 +38,16 @@ typedef struct _stat_socket {
 bool stat_socket_open(stat_socket *sock, const stat_address *address, mode_t mode, char *error, size_t error_size);
 void stat_socket_close(stat_socket *sock);
 
-/* MINIT: start the thread serving the given sockets (either may have fd -1). */
+/*
+ * MINIT: fork the listener to serve the given sockets (either may have fd -1);
+ * the sockets then belong to it and are closed here.
+ */
 bool stat_listener_start(stat_socket *stream, stat_socket *control, char *error, size_t error_size);
 
-/* MSHUTDOWN: drain stream clients (bounded), stop and join the thread. */
-void stat_listener_stop(void);
+/* The listener's pid (0 if none was started by this process). */
+pid_t stat_listener_pid(void);
+
+/* MSHUTDOWN, any process: this process no longer keeps the listener alive. */
+void stat_listener_release(void);
 
 #endif
