@@ -231,15 +231,14 @@ static PHP_RSHUTDOWN_FUNCTION(stat)
 
 static PHP_MINFO_FUNCTION(stat)
 {
-	const stat_settings *settings = stat_settings_get();
 	char text[64];
 
 	php_info_print_table_start();
 	php_info_print_table_header(2, "stat", stat_memory ? "enabled" : "disabled");
 	php_info_print_table_row(2, "Version", PHP_STAT_VERSION);
 	php_info_print_table_row(2, "Sampling", stat_sampling ? "available" : "unavailable");
-	php_info_print_table_row(2, "Stream", stat_stream_listening ? settings->stream.text : "off");
-	php_info_print_table_row(2, "Control", stat_control_listening ? settings->control.text : "off");
+	php_info_print_table_row(2, "Stream", stat_stream_listening ? stat_stream_socket.address.text : "off");
+	php_info_print_table_row(2, "Control", stat_control_listening ? stat_control_socket.address.text : "off");
 
 	if (stat_memory) {
 		stat_live *live = &stat_memory->live;
@@ -301,8 +300,8 @@ ZEND_FUNCTION(stat_settings)
 	add_assoc_long(return_value, "stack", (zend_long) stat_atomic_load(&stat_memory->live.stack));
 	add_assoc_long(return_value, "samples", (zend_long) settings->samples);
 	add_assoc_long(return_value, "strings", (zend_long) settings->strings);
-	add_assoc_string(return_value, "stream", stat_stream_listening ? (char *) settings->stream.text : "");
-	add_assoc_string(return_value, "control", stat_control_listening ? (char *) settings->control.text : "");
+	add_assoc_string(return_value, "stream", stat_stream_listening ? stat_stream_socket.address.text : "");
+	add_assoc_string(return_value, "control", stat_control_listening ? stat_control_socket.address.text : "");
 	add_assoc_long(return_value, "dump", settings->dump);
 	add_assoc_bool(return_value, "sampling", stat_sampling);
 }

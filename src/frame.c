@@ -46,7 +46,6 @@
 #define STAT_FRAME_DEPTH_READS 4096
 #define STAT_FRAME_SLOTS       (STAT_STACK_MAX + 1)
 #define STAT_FRAME_ARGS_BYTES  (STAT_ARGINFO_MAX * sizeof(zval))
-#define STAT_FRAME_HEAD_BYTES  (ZEND_CALL_FRAME_SLOT * sizeof(zval))
 /* what is read of a function: the common head, and an op_array's up to line_start */
 #define STAT_FRAME_FUNC_BYTES  (offsetof(zend_op_array, line_start) + sizeof(uint32_t))
 
@@ -113,7 +112,7 @@ struct _stat_frame_reader {
 	/* the cut of the last truncated stack, and the depth found under it */
 	uintptr_t        cut_address, cut_func, cut_prev;
 	uint32_t         cut_depth;
-	unsigned char    leaf[STAT_FRAME_HEAD_BYTES + STAT_FRAME_ARGS_BYTES];
+	unsigned char    leaf[sizeof(zend_execute_data)];
 	size_t           leaf_bytes;
 	stat_frame_found found[STAT_FRAME_SLOTS];
 	stat_frame_func  funcs[STAT_FRAME_SLOTS];
@@ -267,23 +266,48 @@ static bool stat_frame_names(stat_frame_reader *reader, uintptr_t address, const
 	return true;
 }
 
-/* Argument types and sizes of the leaf frame: one more read. */
-static void stat_frame_args(stat_frame_reader *reader, uint32_t count, stat_sample *sample)
+/*
+ * Argument types and sizes of the leaf frame: two more reads, one for the
+ * argument zvals, one for string lengths, array counts and object classes.
+ * A user function keeps its declared arguments in its first variables and
+ * any extra ones after its variables and temporaries; an internal function
+ * has them all in a row after the frame.
+ */
+static void stat_frame_args(stat_frame_reader *reader, uintptr_t frame, const zend_function *func, uint32_t count, stat_sample *sample)
 {
-	const zval *args = (const zval *) (reader->leaf + STAT_FRAME_HEAD_BYTES);
+	zval args[STAT_ARGINFO_MAX];
 	struct iovec local[STAT_ARGINFO_MAX], remote[STAT_ARGINFO_MAX];
 	uint64_t values[STAT_ARGINFO_MAX];
 	unsigned long wanted = 0;
+	uint32_t declared = count, i;
 	int slots[STAT_ARGINFO_MAX];
 	ssize_t got;
-	uint32_t i;
 
 	if (count > STAT_ARGINFO_MAX) {
 		count = STAT_ARGINFO_MAX;
 	}
-	if (reader->leaf_bytes < STAT_FRAME_HEAD_BYTES + count * sizeof(zval)) {
-		count = reader->leaf_bytes > STAT_FRAME_HEAD_BYTES
-			? (uint32_t) ((reader->leaf_bytes - STAT_FRAME_HEAD_BYTES) / sizeof(zval)) : 0;
+	declared = count;
+	if (func->type != ZEND_INTERNAL_FUNCTION && count > func->op_array.num_args) {
+		declared = func->op_array.num_args;
+	}
+
+	local[0].iov_base = args;
+	local[0].iov_len = declared * sizeof(zval);
+	remote[0].iov_base = (void *) (frame + ZEND_CALL_FRAME_SLOT * sizeof(zval));
+	remote[0].iov_len = local[0].iov_len;
+	local[1].iov_base = args + declared;
+	local[1].iov_len = (count - declared) * sizeof(zval);
+	remote[1].iov_base = (void *) (frame + (ZEND_CALL_FRAME_SLOT +
+		(func->type != ZEND_INTERNAL_FUNCTION ? (uintptr_t) func->op_array.last_var + func->op_array.T : 0)) * sizeof(zval));
+	remote[1].iov_len = local[1].iov_len;
+
+	if (count > 0) {
+		unsigned long first = declared ? 0 : 1, n = (declared ? 1 : 0) + (count > declared ? 1 : 0);
+
+		got = stat_frame_readv(reader, local + first, remote + first, n);
+		if (got < (ssize_t) (count * sizeof(zval))) {
+			count = got > 0 ? (uint32_t) ((size_t) got / sizeof(zval)) : 0;
+		}
 	}
 
 	for (i = 0; i < count; i++) {
@@ -858,7 +882,7 @@ bool stat_frame_read(stat_frame_reader *reader, stat_sample *sample, uint32_t st
 
 		ex = stat_frame_at(reader, &globals, address,
 			count == 0 ? reader->leaf : NULL,
-			count == 0 ? (arginfo ? sizeof(reader->leaf) : sizeof(zend_execute_data)) : 0, &extra);
+			count == 0 ? sizeof(zend_execute_data) : 0, &extra);
 		if (!ex) {
 			break;
 		}
@@ -921,7 +945,8 @@ bool stat_frame_read(stat_frame_reader *reader, stat_sample *sample, uint32_t st
 				}
 			}
 			if (arginfo) {
-				stat_frame_args(reader, reader->found[0].num_args, sample);
+				stat_frame_args(reader, reader->found[0].address, &reader->funcs[reader->found[0].func_index].function,
+					reader->found[0].num_args, sample);
 			}
 		}
 		if (stack) {

@@ -265,6 +265,22 @@ bool stat_socket_open(stat_socket *sock, const stat_address *address, mode_t mod
 		}
 	}
 
+	if (address->family != AF_UNIX) {
+		/* name the port really bound (tcp://host:0 lets the kernel choose) */
+		struct sockaddr_storage bound;
+		socklen_t length = sizeof(bound);
+		char host[64];
+
+		if (getsockname(fd, (struct sockaddr *) &bound, &length) == 0 &&
+			getnameinfo((struct sockaddr *) &bound, length, host, sizeof(host), NULL, 0, NI_NUMERICHOST) == 0) {
+			unsigned port = ntohs(bound.ss_family == AF_INET6
+				? ((struct sockaddr_in6 *) &bound)->sin6_port : ((struct sockaddr_in *) &bound)->sin_port);
+
+			snprintf(sock->address.text, sizeof(sock->address.text), "tcp://%s%s%s:%u",
+				bound.ss_family == AF_INET6 ? "[" : "", host, bound.ss_family == AF_INET6 ? "]" : "", port);
+		}
+	}
+
 	if (listen(fd, 128) != 0) {
 		snprintf(error, error_size, "listen(%s): %s", address->text, strerror(errno));
 		close(fd);

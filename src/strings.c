@@ -24,10 +24,13 @@ struct _stat_strings {
 };
 
 #define STAT_STRINGS_ALIGN 8
+/* a lookup gives up after this many buckets: the table is as good as full */
+#define STAT_STRINGS_PROBES 512
 
 static uint64_t stat_strings_buckets(uint64_t bytes)
 {
-	uint64_t want = bytes / 32, buckets = 64;
+	/* the smallest record takes 24 bytes: at most two thirds of the buckets fill */
+	uint64_t want = bytes / 16, buckets = 64;
 
 	while (buckets < want && buckets < (1ULL << 28)) {
 		buckets <<= 1;
@@ -125,7 +128,7 @@ uint32_t stat_strings_intern(stat_strings *strings, const char *value, size_t le
 	hash = stat_strings_hash(value, length);
 	bucket = hash & mask;
 
-	for (probes = 0; probes < strings->buckets; probes++, bucket = (bucket + 1) & mask) {
+	for (probes = 0; probes < strings->buckets && probes < STAT_STRINGS_PROBES; probes++, bucket = (bucket + 1) & mask) {
 		uint64_t entry = stat_atomic_load(&table[bucket]);
 
 		if (entry == 0) {
