@@ -17,9 +17,14 @@ function info(): string {
     $start = strpos($text, "\nstat\n");
     return substr($text, $start, strpos($text, 'Directive', $start) - $start);
 }
+/* at least $seconds and 50 samples (at most 5 s more on a busy machine) */
 function live_counters_spin(float $seconds): void {
-    $end = microtime(true) + $seconds;
-    while (microtime(true) < $end) { md5('x'); }
+    $start = microtime(true);
+    $want = stat\counters()['samples_written'] + 50;
+    do {
+        for ($i = 0; $i < 200; $i++) { md5('x'); }
+        $took = microtime(true) - $start;
+    } while ($took < $seconds || ($took < $seconds + 5.0 && stat\counters()['samples_written'] < $want));
 }
 echo 'BEFORE ', json_encode(info()), "\n";
 echo "ready\n";

@@ -18,8 +18,10 @@ for ($i = 0; $i < 300; $i++) {
 eval($code);
 echo "ready\n";
 fgets(STDIN);
-for ($i = 0; $i < 300; $i++) {
-    $name = sprintf('arena_filler_with_a_deliberately_long_function_name_number_%03d', $i);
+/* every function once, then on until the arena has turned names away (at most 5 s more) */
+$start = microtime(true);
+for ($i = 0; $i < 300 || (stat\counters()['strings_full'] === 0 && microtime(true) - $start < 5.0); $i++) {
+    $name = sprintf('arena_filler_with_a_deliberately_long_function_name_number_%03d', $i % 300);
     $name(microtime(true) + 0.002);
 }
 echo json_encode(stat\counters()), "\n";
