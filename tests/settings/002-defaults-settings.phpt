@@ -1,0 +1,52 @@
+--TEST--
+settings: with nothing configured, stat\settings() shows the defaults in effect and both default sockets listen
+--INI--
+stat.stream=0
+stat.control=0
+--FILE--
+<?php
+require __DIR__ . '/settings.inc';
+
+$dir = stat_test_dir();
+[$code, $stdout, $stderr] = stat_settings_defaults(<<<'PHP'
+<?php
+var_dump(stat\settings());
+printf("stream socket in cwd: %s\n", filetype(getcwd() . '/zend.stat.stream'));
+printf("control socket in cwd: %s\n", filetype(getcwd() . '/zend.stat.control'));
+printf("stream socket mode: %o\n", fileperms(getcwd() . '/zend.stat.stream') & 0777);
+PHP);
+var_dump($code, $stderr);
+echo $stdout;
+printf("sockets removed at exit: %s\n", file_exists("$dir/zend.stat.stream") || file_exists("$dir/zend.stat.control") ? 'no' : 'yes');
+?>
+--EXPECT--
+int(0)
+string(0) ""
+array(11) {
+  ["auto"]=>
+  bool(true)
+  ["samplers"]=>
+  int(0)
+  ["interval"]=>
+  int(100)
+  ["arginfo"]=>
+  bool(false)
+  ["stack"]=>
+  int(0)
+  ["samples"]=>
+  int(10000)
+  ["strings"]=>
+  int(33554432)
+  ["stream"]=>
+  string(23) "unix://zend.stat.stream"
+  ["control"]=>
+  string(24) "unix://zend.stat.control"
+  ["dump"]=>
+  int(0)
+  ["sampling"]=>
+  bool(true)
+}
+stream socket in cwd: socket
+control socket in cwd: socket
+stream socket mode: 600
+sockets removed at exit: yes
