@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -122,7 +123,11 @@ static void stat_sampler_tick(stat_sampler *sampler, uint64_t now)
 static void *stat_sampler_main(void *argument)
 {
 	stat_sampler *sampler = argument;
-	uint64_t next = stat_clock_now();
+	uint64_t next;
+
+	/* the default 50 us of timer slack would stretch every short interval */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	next = stat_clock_now();
 
 	while (stat_atomic_load_u32(&sampler->stop) == 0) {
 		uint64_t interval = stat_atomic_load_relaxed(&stat_memory->live.interval) * STAT_NS_PER_USEC;
