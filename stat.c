@@ -151,6 +151,7 @@ static uint64_t stat_request_record(void)
 	const char *query = SG(request_info).query_string;
 	const char *path = SG(request_info).path_translated;
 	const char *method = SG(request_info).request_method;
+	char *raw;
 	size_t length = 0;
 
 	if (STAT_G(request)) {
@@ -161,6 +162,7 @@ static uint64_t stat_request_record(void)
 	if (!request) {
 		return 0;
 	}
+	raw = sapi_getenv("REQUEST_URI", sizeof("REQUEST_URI") - 1);
 
 	if (path) {
 		request->path = stat_strings_intern(stat_memory->strings, path, strlen(path));
@@ -168,7 +170,13 @@ static uint64_t stat_request_record(void)
 	if (method) {
 		request->method = stat_strings_intern(stat_memory->strings, method, strlen(method));
 	}
-	if (uri) {
+	if (raw) {
+		/* FastCGI (php-fpm, php-cgi): the URI as the client sent it */
+		length = strlen(raw);
+		length = length > STAT_URI_MAX ? STAT_URI_MAX : length;
+		memcpy(request->uri, raw, length);
+		efree(raw);
+	} else if (uri) {
 		length = strlen(uri);
 		length = length > STAT_URI_MAX ? STAT_URI_MAX : length;
 		memcpy(request->uri, uri, length);
