@@ -60,6 +60,7 @@ if test "$PHP_STAT" != "no"; then
     src/frame.c \
     src/sampler.c \
     src/sample.c \
+    src/buffer.c \
     src/listener.c \
     src/stream.c \
     src/control.c \

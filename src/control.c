@@ -11,6 +11,7 @@
 #include "memory.h"
 #include "settings.h"
 #include "atomic.h"
+#include "buffer.h"
 
 #define STAT_CONTROL_MESSAGE 16
 
@@ -91,16 +92,9 @@ void stat_control_accept(int listen_fd)
 			return;
 		}
 
-		if (stat_control_clients_count == stat_control_clients_capacity) {
-			size_t capacity = stat_control_clients_capacity ? stat_control_clients_capacity * 2 : 8;
-			stat_control_client *grown = realloc(stat_control_clients, capacity * sizeof(*grown));
-
-			if (!grown) {
-				close(fd);
-				return;
-			}
-			stat_control_clients = grown;
-			stat_control_clients_capacity = capacity;
+		if (!stat_grow((void **) &stat_control_clients, &stat_control_clients_capacity, stat_control_clients_count + 1, sizeof(*stat_control_clients))) {
+			close(fd);
+			return;
 		}
 
 		stat_control_clients[stat_control_clients_count].fd = fd;

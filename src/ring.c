@@ -101,18 +101,25 @@ bool stat_ring_write(stat_ring *ring, const void *sample, size_t size)
 	return stat_atomic_cas(&slot->seq, &seq, STAT_RING_DONE(position));
 }
 
-stat_ring_result stat_ring_read(stat_ring *ring, uint64_t *cursor, void *out, uint64_t *lost)
+void stat_ring_catch_up(stat_ring *ring, uint64_t *cursor, uint64_t *lost)
 {
 	uint64_t head = stat_atomic_load(&ring->head);
-	uint64_t position = *cursor;
+
+	if (head > ring->slots && *cursor < head - ring->slots) {
+		*lost += head - ring->slots - *cursor;
+		*cursor = head - ring->slots;
+	}
+}
+
+stat_ring_result stat_ring_read(stat_ring *ring, uint64_t *cursor, void *out, uint64_t *lost)
+{
+	uint64_t head, position;
 	stat_ring_slot *slot;
 	uint64_t before, after, length, checksum;
 
-	if (head > ring->slots && position < head - ring->slots) {
-		*lost += head - ring->slots - position;
-		position = head - ring->slots;
-		*cursor = position;
-	}
+	stat_ring_catch_up(ring, cursor, lost);
+	head = stat_atomic_load(&ring->head);
+	position = *cursor;
 	if (position >= head) {
 		return STAT_RING_EMPTY;
 	}

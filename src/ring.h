@@ -40,6 +40,9 @@ typedef enum {
  */
 stat_ring_result stat_ring_read(stat_ring *ring, uint64_t *cursor, void *out, uint64_t *lost);
 
+/* A cursor that fell more than a ring behind skips to the oldest sample kept. */
+void stat_ring_catch_up(stat_ring *ring, uint64_t *cursor, uint64_t *lost);
+
 /* Skip the slot at the cursor (a writer died or stalled on it). */
 void stat_ring_skip(stat_ring *ring, uint64_t *cursor, uint64_t *lost);
 

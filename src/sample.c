@@ -35,45 +35,6 @@ size_t stat_sample_size(uint64_t stack)
 	return sizeof(stat_sample) + stack * sizeof(stat_frame);
 }
 
-bool stat_buffer_append(stat_buffer *buffer, const char *data, size_t length)
-{
-	if (buffer->length + length > buffer->capacity) {
-		size_t capacity = buffer->capacity ? buffer->capacity : 4096;
-		char *grown;
-
-		while (capacity < buffer->length + length) {
-			capacity *= 2;
-		}
-		grown = realloc(buffer->data, capacity);
-		if (!grown) {
-			return false;
-		}
-		buffer->data = grown;
-		buffer->capacity = capacity;
-	}
-
-	memcpy(buffer->data + buffer->length, data, length);
-	buffer->length += length;
-	return true;
-}
-
-void stat_buffer_consume(stat_buffer *buffer, size_t length)
-{
-	if (length >= buffer->length) {
-		buffer->length = 0;
-		return;
-	}
-	memmove(buffer->data, buffer->data + length, buffer->length - length);
-	buffer->length -= length;
-}
-
-void stat_buffer_free(stat_buffer *buffer)
-{
-	free(buffer->data);
-	buffer->data = NULL;
-	buffer->length = buffer->capacity = 0;
-}
-
 /* Length of the valid UTF-8 sequence at s (0 if invalid). */
 static size_t stat_utf8_sequence(const unsigned char *s, size_t length)
 {

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "memory.h"
+#include "buffer.h"
 
 typedef enum {
 	STAT_SAMPLE_MEMORY = 0,
@@ -96,17 +97,6 @@ typedef struct _stat_sample {
 
 /* Bytes a sample with room for `stack` frames needs. */
 size_t stat_sample_size(uint64_t stack);
-
-/* A growable byte buffer (malloc: used by non-PHP threads). */
-typedef struct _stat_buffer {
-	char  *data;
-	size_t length;
-	size_t capacity;
-} stat_buffer;
-
-bool stat_buffer_append(stat_buffer *buffer, const char *data, size_t length);
-void stat_buffer_consume(stat_buffer *buffer, size_t length);
-void stat_buffer_free(stat_buffer *buffer);
 
 /* Listener thread or MSHUTDOWN: append the sample as one JSON line. */
 bool stat_sample_encode(const stat_sample *sample, stat_buffer *out);

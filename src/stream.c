@@ -36,6 +36,19 @@ static size_t stat_stream_clients_count = 0;
 static size_t stat_stream_clients_capacity = 0;
 static stat_sample *stat_stream_sample = NULL;
 
+/*
+ * Lines already encoded, by ring position, so that clients reading the same
+ * samples (the usual case) cost one encoding, not one each.
+ */
+#define STAT_STREAM_ENCODED 1024
+
+typedef struct _stat_stream_encoded {
+	uint64_t    position;  /* ring position + 1; 0: empty */
+	stat_buffer line;
+} stat_stream_encoded;
+
+static stat_stream_encoded *stat_stream_encoded_lines = NULL;
+
 static void stat_stream_remove(size_t index)
 {
 	stat_stream_client *client = &stat_stream_clients[index];
@@ -56,16 +69,9 @@ void stat_stream_accept(int listen_fd)
 			return;
 		}
 
-		if (stat_stream_clients_count == stat_stream_clients_capacity) {
-			size_t capacity = stat_stream_clients_capacity ? stat_stream_clients_capacity * 2 : 8;
-			stat_stream_client *grown = realloc(stat_stream_clients, capacity * sizeof(*grown));
-
-			if (!grown) {
-				close(fd);
-				return;
-			}
-			stat_stream_clients = grown;
-			stat_stream_clients_capacity = capacity;
+		if (!stat_grow((void **) &stat_stream_clients, &stat_stream_clients_capacity, stat_stream_clients_count + 1, sizeof(*stat_stream_clients))) {
+			close(fd);
+			return;
 		}
 
 		client = &stat_stream_clients[stat_stream_clients_count++];
@@ -174,8 +180,29 @@ static void stat_stream_feed(stat_stream_client *client, uint64_t now)
 	stat_ring *ring = stat_memory->ring;
 
 	while (client->out.length < STAT_STREAM_BUFFER_LIMIT) {
-		uint64_t lost = 0;
-		stat_ring_result result = stat_ring_read(ring, &client->cursor, stat_stream_sample, &lost);
+		uint64_t lost = 0, position;
+		stat_stream_encoded *encoded;
+		stat_ring_result result;
+
+		stat_ring_catch_up(ring, &client->cursor, &lost);
+		position = client->cursor;
+		encoded = &stat_stream_encoded_lines[position % STAT_STREAM_ENCODED];
+		if (encoded->position == position + 1) {
+			client->lost += lost;
+			if (lost) {
+				stat_atomic_count(STAT_COUNTER(samples_lost), lost);
+			}
+			if (client->lost) {
+				stat_sample_encode_lost(client->lost, &client->out);
+				client->lost = 0;
+			}
+			stat_buffer_append(&client->out, encoded->line.data, encoded->line.length);
+			client->cursor++;
+			client->pending_since = 0;
+			continue;
+		}
+
+		result = stat_ring_read(ring, &client->cursor, stat_stream_sample, &lost);
 
 		client->lost += lost;
 		if (lost) {
@@ -204,7 +231,13 @@ static void stat_stream_feed(stat_stream_client *client, uint64_t now)
 			break;
 		}
 		if (result == STAT_RING_SAMPLE) {
-			stat_sample_encode(stat_stream_sample, &client->out);
+			encoded->line.length = 0;
+			if (stat_sample_encode(stat_stream_sample, &encoded->line)) {
+				encoded->position = position + 1;
+				stat_buffer_append(&client->out, encoded->line.data, encoded->line.length);
+			} else {
+				encoded->position = 0;
+			}
 		}
 	}
 }
@@ -215,7 +248,12 @@ void stat_stream_fill(uint64_t now)
 
 	if (!stat_stream_sample) {
 		stat_stream_sample = calloc(1, stat_ring_sample_size(stat_memory->ring));
-		if (!stat_stream_sample) {
+		stat_stream_encoded_lines = calloc(STAT_STREAM_ENCODED, sizeof(stat_stream_encoded));
+		if (!stat_stream_sample || !stat_stream_encoded_lines) {
+			free(stat_stream_sample);
+			free(stat_stream_encoded_lines);
+			stat_stream_sample = NULL;
+			stat_stream_encoded_lines = NULL;
 			return;
 		}
 	}
@@ -256,6 +294,15 @@ void stat_stream_close_all(void)
 	stat_stream_clients_capacity = 0;
 	free(stat_stream_sample);
 	stat_stream_sample = NULL;
+	if (stat_stream_encoded_lines) {
+		size_t i;
+
+		for (i = 0; i < STAT_STREAM_ENCODED; i++) {
+			stat_buffer_free(&stat_stream_encoded_lines[i].line);
+		}
+		free(stat_stream_encoded_lines);
+		stat_stream_encoded_lines = NULL;
+	}
 }
 
 /* Write all of buffer to fd, waiting for it at most until the deadline. */

@@ -1,0 +1,25 @@
+/*
+ * buffer.h: growable memory for the listener (malloc, never PHP's allocator:
+ * the listener is not a PHP thread).
+ */
+#ifndef STAT_BUFFER_H
+#define STAT_BUFFER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A growable byte buffer. */
+typedef struct _stat_buffer {
+	char  *data;
+	size_t length;
+	size_t capacity;
+} stat_buffer;
+
+bool stat_buffer_append(stat_buffer *buffer, const char *data, size_t length);
+void stat_buffer_consume(stat_buffer *buffer, size_t length);
+void stat_buffer_free(stat_buffer *buffer);
+
+/* Make room for `need` items of `size` bytes in *array (doubling); false if out of memory. */
+bool stat_grow(void **array, size_t *capacity, size_t need, size_t size);
+
+#endif
