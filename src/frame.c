@@ -25,11 +25,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include "php.h"
 #include "zend_alloc.h"
+#include "SAPI.h"
 
 #include "frame.h"
 #include "settings.h"
@@ -99,6 +101,7 @@ struct _stat_frame_reader {
 	pid_t            pid;
 	uintptr_t        globals;     /* &EG(vm_stack_top) */
 	uintptr_t        heap;        /* &heap->size, or 0 when the layout did not check out */
+	bool             jit;         /* opcache's JIT runs: oplines may be stale */
 	size_t           window_size;
 	unsigned char   *window;      /* STAT_FRAME_WINDOW_MAX + a frame with its arguments */
 	uintptr_t        window_lo, window_hi;
@@ -142,6 +145,27 @@ stat_frame_reader *stat_frame_reader_create(void)
 	return reader;
 }
 
+/* Request thread: whether opcache's JIT may run this request's code. */
+static bool stat_frame_jit(void)
+{
+	const char *jit;
+	bool enabled;
+
+	if (!zend_ini_long("opcache.jit_buffer_size", sizeof("opcache.jit_buffer_size") - 1, 0)) {
+		return false;
+	}
+	enabled = zend_ini_long("opcache.enable", sizeof("opcache.enable") - 1, 0) != 0;
+	if (!strcmp(sapi_module.name, "cli") || !strcmp(sapi_module.name, "phpdbg")) {
+		enabled = enabled && zend_ini_long("opcache.enable_cli", sizeof("opcache.enable_cli") - 1, 0) != 0;
+	}
+	jit = zend_ini_string_ex("opcache.jit", sizeof("opcache.jit") - 1, 0, NULL);
+	if (!enabled || !jit || !*jit || !strcasecmp(jit, "disable") || !strcasecmp(jit, "off") || !strcmp(jit, "0")) {
+		return false;
+	}
+
+	return true;
+}
+
 void stat_frame_reader_reset(stat_frame_reader *reader)
 {
 	stat_mm_heap_head *heap = (stat_mm_heap_head *) zend_mm_get_heap();
@@ -156,6 +180,7 @@ void stat_frame_reader_reset(stat_frame_reader *reader)
 		reader->heap = (uintptr_t) &heap->size;
 	}
 
+	reader->jit = stat_frame_jit();
 	reader->cut_address = 0;
 	reader->page = 0;
 	memset(reader->cache, 0, sizeof(reader->cache));
@@ -702,7 +727,13 @@ static bool stat_frame_resolve(stat_frame_reader *reader, stat_frame_found *foun
 				frame->flags |= STAT_FRAME_START;
 			}
 
-			/* the opline must lie on an instruction of this function (the JIT may leave it stale) */
+			/*
+			 * The opline must lie on an instruction of this function. Without
+			 * the JIT one that does not was copied from a frame being set up
+			 * over an older one (its function and its caller may be either's):
+			 * the stack is torn and is dropped. The JIT may leave a frame's
+			 * opline stale: then the frame is kept, without a line.
+			 */
 			if (found->have_line && found->opline >= opcodes &&
 				found->opline < opcodes + (uintptr_t) op_array->last * sizeof(zend_op) &&
 				(found->opline - opcodes) % sizeof(zend_op) == 0) {
@@ -711,6 +742,8 @@ static bool stat_frame_resolve(stat_frame_reader *reader, stat_frame_found *foun
 				frame->line = found->line_data[0];
 				frame->flags |= STAT_FRAME_LINE;
 				*has_line = true;
+			} else if (!reader->jit) {
+				return false;
 			}
 			return true;
 		}
