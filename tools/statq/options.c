@@ -57,8 +57,8 @@ static const statq_option statq_option_table[] = {
 		"count samples taken outside PHP code (memory-only samples) as a frame \"(idle)\";\n"
 		"by default they are skipped and only counted in the summary"},
 	{"group",   required_argument, OPT_GROUP, STATQ_CMD_FOLD | STATQ_CMD_FLAME, "uri|pid",
-		"add a root frame per request URI (\"uri /path\", or the script path when there is no URI)\n"
-		"or per process (\"pid N\")"},
+		"add a root frame per process (\"pid N\") or per request URI (\"uri /path?query\",\n"
+		"or \"script /path/to/script.php\" when there is no URI, as in the CLI)"},
 	{"once",    no_argument, OPT_ONCE, STATQ_CMD_TOP, NULL,
 		"print one table when reading stops (--seconds, --samples, end of input or Ctrl-C) and exit;\n"
 		"implied when stdout is not a terminal"},

@@ -191,7 +191,7 @@ char *statq_sample_group(const statq_sample *sample, int group)
 		return name;
 	}
 	what = sample->uri ? sample->uri : (sample->path ? sample->path : "(unknown)");
-	length = strlen(what) + 5;
+	length = strlen(what) + sizeof("script ");
 	name = statq_alloc(length);
 	snprintf(name, length, "%s %s", sample->uri ? "uri" : "script", what);
 	return name;
