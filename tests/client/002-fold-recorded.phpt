@@ -9,7 +9,7 @@ stat.control=0
 <?php
 require __DIR__ . '/client.inc';
 
-$file = statq_record_script(statq_hot_script(0.4), ['stat.interval' => '500', 'stat.stack' => '16']);
+$file = statq_record_script(statq_hot_script(400), ['stat.interval' => '500', 'stat.stack' => '16']);
 [$samples, $lost, $invalid] = stat_test_decode(file_get_contents($file));
 printf("recorded: %s, invalid lines: %d\n", count($samples) >= 100 ? 'yes' : 'no (' . count($samples) . ')', count($invalid));
 $busy = array_filter($samples, fn($s) => statq_expected_frames($s) !== null);
