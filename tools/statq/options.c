@@ -37,46 +37,55 @@ typedef struct _statq_option {
 
 static const statq_option statq_option_table[] = {
 	{"source",  required_argument, 's', STATQ_CMD_READ, "ADDRESS",
-		"read the live stream: unix:///path, tcp://host:port, tcp://[::1]:port, or a path (unix);\n"
-		"default " STATQ_DEFAULT_STREAM " when stdin is a terminal"},
+		"read stat's live stream: unix:///path, tcp://host:port,\n"
+		"tcp://[::1]:port, or a path (a unix socket); the default, when\n"
+		"stdin is a terminal and no -f is given, is " STATQ_DEFAULT_STREAM},
 	{"file",    required_argument, 'f', STATQ_CMD_READ, "FILE",
-		"read JSON lines from FILE (a recording); - is stdin, the default when stdin is not a terminal"},
+		"read JSON lines from FILE (a recording); - is stdin, the default\n"
+		"when stdin is not a terminal"},
 	{"output",  required_argument, 'o', STATQ_CMD_OUTPUT, "FILE",
-		"write to FILE (via a temporary file in the same directory, renamed at the end); default stdout"},
+		"write to FILE (default stdout): written to a temporary file in\n"
+		"the same directory and renamed when complete"},
 	{"seconds", required_argument, OPT_SECONDS, STATQ_CMD_READ, "N",
 		"stop reading after N seconds (decimals allowed)"},
 	{"samples", required_argument, OPT_SAMPLES, STATQ_CMD_READ, "N",
-		"stop reading after N samples (counted after filters)"},
+		"stop reading after N samples (counted after the filters)"},
 	{"pid",     required_argument, OPT_PID, STATQ_CMD_READ, "PID",
 		"only samples of this process"},
 	{"uri",     required_argument, OPT_URI, STATQ_CMD_READ, "REGEX",
-		"only samples of requests whose URI matches REGEX (POSIX extended)"},
+		"only samples of requests whose URI matches REGEX (POSIX\n"
+		"extended; CLI scripts have no URI)"},
 	{"script",  required_argument, OPT_SCRIPT, STATQ_CMD_READ, "REGEX",
-		"only samples of requests whose script path matches REGEX (POSIX extended)"},
+		"only samples of requests whose script path matches REGEX"},
 	{"idle",    no_argument, OPT_IDLE, STATQ_CMD_PROFILE, NULL,
-		"count samples taken outside PHP code (memory-only samples) as a frame \"(idle)\";\n"
-		"by default they are skipped and only counted in the summary"},
+		"count samples taken outside PHP code (\"memory\" samples) as a\n"
+		"frame \"(idle)\"; by default they are left out, and counted in\n"
+		"top's header"},
 	{"group",   required_argument, OPT_GROUP, STATQ_CMD_FOLD | STATQ_CMD_FLAME, "uri|pid",
-		"add a root frame per process (\"pid N\") or per request URI (\"uri /path?query\",\n"
-		"or \"script /path/to/script.php\" when there is no URI, as in the CLI)"},
+		"add a root frame per process (\"pid N\") or per request URI\n"
+		"(\"uri /path?query\", or \"script /path/to/script.php\" when\n"
+		"there is no URI, as in the CLI)"},
 	{"once",    no_argument, OPT_ONCE, STATQ_CMD_TOP, NULL,
-		"print one table when reading stops (--seconds, --samples, end of input or Ctrl-C) and exit;\n"
-		"implied when stdout is not a terminal"},
+		"print one table when reading stops (--seconds, --samples, end\n"
+		"of input or Ctrl-C) and exit; implied when stdout is not a\n"
+		"terminal"},
 	{"refresh", required_argument, OPT_REFRESH, STATQ_CMD_TOP, "SECONDS",
 		"seconds between redraws of the live view (default 1)"},
 	{"rows",    required_argument, OPT_ROWS, STATQ_CMD_TOP, "N",
-		"rows in the table (default: fit the terminal, or 30 with --once; 0: all)"},
+		"rows in the table (default: fit the terminal, or 30 with\n"
+		"--once; 0: all)"},
 	{"sort",    required_argument, OPT_SORT, STATQ_CMD_TOP, "self|total",
 		"order rows by self (default) or inclusive samples"},
 	{"weights", required_argument, OPT_WEIGHTS, STATQ_CMD_SPEEDSCOPE, "time|count",
-		"weight of a sample: time since the previous sample of the same request (default),\n"
-		"or 1 per sample"},
+		"a sample weighs the time since the previous sample of the same\n"
+		"request, in seconds (time, the default), or 1 (count)"},
 	{"merge",   no_argument, OPT_MERGE, STATQ_CMD_SPEEDSCOPE, NULL,
-		"one profile for all processes instead of one profile per pid"},
+		"one profile for all processes instead of one per pid"},
 	{"title",   required_argument, OPT_TITLE, STATQ_CMD_FLAME, "TEXT",
 		"title of the page (default \"statq flame graph\")"},
 	{"control", required_argument, 'c', STATQ_CMD_CTL, "ADDRESS",
-		"the control socket (default " STATQ_DEFAULT_CONTROL ")"},
+		"stat's control socket: unix:///path, tcp://host:port or a path\n"
+		"(default " STATQ_DEFAULT_CONTROL ")"},
 	{"help",    no_argument, 'h', ~0u, NULL,
 		"show this help"},
 };
@@ -117,7 +126,7 @@ void statq_options_help(const statq_command *command, FILE *out)
 				option->argument ? " " : "", option->argument ? option->argument : "");
 		}
 		fprintf(out, "  %-24s", head);
-		if (strlen(head) > 24) {
+		if (strlen(head) >= 24) {
 			fprintf(out, "\n  %-24s", "");
 		}
 		for (line = option->help; ; line = end + 1) {
