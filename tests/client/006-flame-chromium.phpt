@@ -24,7 +24,7 @@ function chromium_dom(string $url): string
         '--user-data-dir=' . $profile, '--window-size=1200,800', '--dump-dom', $url];
     $process = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['file', "$profile.log", 'w']], $pipes);
     $dom = '';
-    $deadline = microtime(true) + 60;
+    $deadline = microtime(true) + 25;
     stream_set_blocking($pipes[1], false);
     while (!feof($pipes[1]) && microtime(true) < $deadline) {
         $read = [$pipes[1]];
