@@ -130,7 +130,7 @@ int statq_flame_main(int argc, char **argv)
 		truncated = truncated || strcmp(name, "[truncated]") == 0;
 	}
 	data = json_object_new_object();
-	json_object_object_add(data, "source", json_object_new_string(collected.totals.source ? collected.totals.source : ""));
+	json_object_object_add(data, "source", json_object_new_string(collected.totals.source));
 	json_object_object_add(data, "samples", json_object_new_int64((int64_t) statq_profile_samples(profile)));
 	json_object_object_add(data, "lost", json_object_new_int64((int64_t) collected.totals.lost));
 	json_object_object_add(data, "truncated", json_object_new_boolean(truncated));

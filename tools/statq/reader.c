@@ -62,9 +62,8 @@ static statq_input *statq_reader_open(const statq_options *options, char *error,
 }
 
 static void statq_reader_line(const statq_options *options, const statq_reader_calls *calls, statq_totals *totals,
-	char *line, size_t length)
+	json_tokener *tokener, char *line, size_t length)
 {
-	json_tokener *tokener;
 	json_object *object, *value;
 	const char *type;
 
@@ -72,7 +71,7 @@ static void statq_reader_line(const statq_options *options, const statq_reader_c
 	if (length == 0) {
 		return;
 	}
-	tokener = json_tokener_new();
+	json_tokener_reset(tokener);
 	object = json_tokener_parse_ex(tokener, line, (int) length);
 	/* the whole line must be one value: "{} x" is malformed too */
 	if (object && json_tokener_get_error(tokener) == json_tokener_success
@@ -87,7 +86,6 @@ static void statq_reader_line(const statq_options *options, const statq_reader_c
 			object = NULL;
 		}
 	}
-	json_tokener_free(tokener);
 
 	if (!object || !json_object_is_type(object, json_type_object) || !(type = statq_reader_string(object, "type"))) {
 		totals->malformed++;
@@ -136,6 +134,7 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 {
 	char error[512];
 	statq_input *input;
+	json_tokener *tokener;
 	double deadline, next_tick;
 	int status = STATQ_OK;
 
@@ -147,8 +146,9 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 		totals->stop = STATQ_STOP_ERROR;
 		return STATQ_FAIL;
 	}
-	totals->source = statq_input_name(input);
+	snprintf(totals->source, sizeof(totals->source), "%s", statq_input_name(input));
 	totals->started = statq_now();
+	tokener = json_tokener_new();
 	deadline = options->seconds > 0 ? totals->started + options->seconds : 0;
 	next_tick = calls->tick ? totals->started + calls->tick_every : 0;
 
@@ -184,7 +184,7 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 
 		result = statq_input_line(input, &line, &length, timeout);
 		if (result == STATQ_INPUT_LINE) {
-			statq_reader_line(options, calls, totals, line, length);
+			statq_reader_line(options, calls, totals, tokener, line, length);
 		} else if (result == STATQ_INPUT_TIMEOUT) {
 			continue;
 		} else if (result == STATQ_INPUT_EOF) {
@@ -209,13 +209,7 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 		statq_error("warning: skipped %llu malformed line%s in %s", (unsigned long long) totals->malformed,
 			totals->malformed == 1 ? "" : "s", statq_input_name(input));
 	}
-	/* the name is used by callers after reading: keep a copy alive */
-	{
-		static char source[512];
-
-		snprintf(source, sizeof(source), "%s", statq_input_name(input));
-		totals->source = source;
-	}
+	json_tokener_free(tokener);
 	statq_input_close(input);
 	return status;
 }

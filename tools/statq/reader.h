@@ -36,7 +36,7 @@ typedef struct _statq_totals {
 	double     last;
 	double     started;    /* statq_now() when reading began */
 	statq_stop stop;
-	const char *source;    /* what was read, for messages */
+	char       source[512]; /* what was read, for messages */
 } statq_totals;
 
 typedef struct _statq_reader_calls {

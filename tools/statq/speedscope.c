@@ -48,7 +48,7 @@ static json_object *statq_seconds(double value)
 static double *statq_speedscope_gaps(const statq_kept *kept, size_t count)
 {
 	double *gaps = statq_alloc((count ? count : 1) * sizeof(double));
-	size_t size = 64, used = 0, i;
+	size_t size = 64, i;
 	statq_last *last;
 
 	while (size < count * 2) {
@@ -75,12 +75,10 @@ static double *statq_speedscope_gaps(const statq_kept *kept, size_t count)
 			last[slot].used = true;
 			last[slot].pid = kept[i].pid;
 			last[slot].request = kept[i].request;
-			used++;
 		}
 		last[slot].elapsed = kept[i].elapsed;
 	}
 	free(last);
-	(void) used;
 	return gaps;
 }
 
@@ -244,7 +242,7 @@ int statq_speedscope_main(int argc, char **argv)
 	json_object_object_add(shared, "frames", frames);
 	json_object_object_add(root, "shared", shared);
 	json_object_object_add(root, "profiles", profiles);
-	json_object_object_add(root, "name", json_object_new_string(collected.totals.source ? collected.totals.source : "stat"));
+	json_object_object_add(root, "name", json_object_new_string(collected.totals.source[0] ? collected.totals.source : "stat"));
 	json_object_object_add(root, "activeProfileIndex", json_object_new_int64((int64_t) best));
 	json_object_object_add(root, "exporter", json_object_new_string("statq " STATQ_VERSION));
 

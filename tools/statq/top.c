@@ -84,7 +84,7 @@ static void statq_top_print(statq_top *top, const statq_collected *collected, bo
 	} else {
 		snprintf(failed, sizeof(failed), "n/a");
 	}
-	fprintf(out, "statq top: %s\n", totals->source ? totals->source : "");
+	fprintf(out, "statq top: %s\n", totals->source);
 	fprintf(out, "samples %llu, rate %.1f/s, lost %llu, failed %s, malformed %llu, idle %llu%s, filtered out %llu\n",
 		(unsigned long long) samples, statq_totals_rate(totals), (unsigned long long) totals->lost, failed,
 		(unsigned long long) totals->malformed, (unsigned long long) collected->idle,
