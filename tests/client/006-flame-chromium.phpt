@@ -1,5 +1,5 @@
 --TEST--
-client: the flame graph renders its frames in headless Chromium (the page's script drew them from the embedded data), and search marks matches
+client: the flame graph renders its frames in headless Chromium (the page's script drew them from the embedded data), search marks matches, and zoom shows one frame's callees
 --SKIPIF--
 <?php
 require __DIR__ . '/client.inc';
@@ -79,6 +79,19 @@ $matches = frames($dom, 'frame match');
 printf("search marks: %s\n", implode(',', array_keys($matches)));
 $share = sprintf('%.2f%%', 100 * $expected['Pricing::discount'][1] / $busy);
 printf("search share: %s\n", strpos($dom, "matched: {$expected['Pricing::discount'][1]} samples ($share)") !== false ? 'yes' : 'no');
+
+/* zoom from the address (#zoom=NAME): that frame spans the width, the frames below it are kept (faded) to zoom out */
+$dom = chromium_dom("file://$dir/flame.html#zoom=render_receipt");
+preg_match_all('#<g class="(frame[^"]*)" data-name="([^"]*)" data-samples="\d+"><rect x="([\d.]+)" y="\d+" width="([\d.]+)"#', $dom, $m, PREG_SET_ORDER);
+$drawn = [];
+foreach ($m as [, $class, $name, $x, $width]) {
+    $drawn[html_entity_decode($name, ENT_QUOTES | ENT_HTML5)] = [$class, (float) $x, (float) $width];
+}
+$full = $drawn['all'][2] ?? -1;
+printf("zoomed frame full width: %s\n", isset($drawn['render_receipt']) && $drawn['render_receipt'][1] == 0 && abs($drawn['render_receipt'][2] - $full) < 0.01 ? 'yes' : 'no');
+printf("frames below kept: %s\n", ($drawn['all'][0] ?? '') === 'frame above' ? 'yes' : 'no');
+printf("other branches hidden: %s\n", isset($drawn['Pricing::discount']) ? 'no' : 'yes');
+printf("callees drawn: %s\n", isset($drawn['md5']) && $drawn['md5'][2] < $full ? 'yes' : 'no');
 ?>
 --EXPECT--
 flame: exit 0
@@ -92,3 +105,7 @@ title: yes
 summary: yes
 search marks: Pricing::discount
 search share: yes
+zoomed frame full width: yes
+frames below kept: yes
+other branches hidden: yes
+callees drawn: yes

@@ -51,6 +51,7 @@ const statq_command statq_commands[] = {
 		"search by substring or regular expression to highlight frames and see their share.\n"
 		"Colours: warm for PHP functions, blue for internal functions, green for file top-level\n"
 		"code, grey for (idle), [truncated] and group roots. Nothing is fetched from the network.\n"
+		"The address can search and zoom at load: flame.html#q=discount&zoom=Cart::checkout\n"
 		"\n"
 		"example: statq flame -f recording.jsonl -o flame.html"},
 	{"speedscope", STATQ_CMD_SPEEDSCOPE, statq_speedscope_main,
