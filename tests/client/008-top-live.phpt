@@ -1,5 +1,5 @@
 --TEST--
-client: top --once on a live stat stream (unix and tcp): the known hot spot first, header with rate and counts; --seconds ends a run on an idle stream
+client: top --once on a live stat stream (unix and tcp): the known hot spot first, header with rate and counts; --seconds ends a run on an idle stream; Ctrl-C still prints the table
 --SKIPIF--
 <?php require __DIR__ . '/client.inc'; if ($reason = statq_skip_reason()) die("skip $reason"); ?>
 --INI--
@@ -40,6 +40,27 @@ printf("tcp --seconds: exit %d, ended by itself: %s, source %s, no samples: %s\n
     strpos($out, "statq top: tcp://127.0.0.1:$port\n") === 0 ? 'named' : 'unnamed', strpos($out, '(no samples)') !== false ? 'yes' : 'no');
 $child->send("bye\n");
 var_dump($child->wait());
+
+/* Ctrl-C: a run without limits stops and still prints its table */
+$child = new StatChild(['stat.stream' => "unix://$dir/stream3.sock", 'stat.interval' => '1000'], <<<'PHP'
+<?php
+echo "ready\n";
+$deadline = microtime(true) + 20;
+while (stat\counters()['clients_connected'] < 1 && microtime(true) < $deadline) {
+    usleep(1000);
+}
+echo "connected\n";
+fgets(STDIN);
+PHP);
+var_dump($child->waitFor("ready\n"));
+$top = new Statq(['top', '--once', '-s', "unix://$dir/stream3.sock"]);
+var_dump($child->waitFor("connected\n"));
+$top->signal(SIGINT);
+$code = $top->wait(10);
+printf("after SIGINT: exit %s, table: %s, stderr %s\n", var_export($code, true),
+    preg_match('/^\s+self\s+self%\s+total\s+total%\s+function$/m', $top->stdout()) ? 'yes' : 'no', $top->stderr() === '' ? 'empty' : $top->stderr());
+$child->send("bye\n");
+var_dump($child->wait());
 ?>
 --EXPECT--
 bool(true)
@@ -51,4 +72,8 @@ header: source unix, samples all, rate yes, lost 0, malformed 0
 cold_hash listed: yes
 bool(true)
 tcp --seconds: exit 0, ended by itself: yes, source named, no samples: yes
+int(0)
+bool(true)
+bool(true)
+after SIGINT: exit 0, table: yes, stderr empty
 int(0)
