@@ -1,0 +1,92 @@
+/*
+ * fold.c: `statq fold`, the collapsed-stack format ("a;b;c 12"): one line per
+ * call tree node with self samples, its path from the root, in name order.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect.h"
+#include "output.h"
+
+/* Write a name so that it stays one frame of one line. */
+static void statq_fold_name(FILE *out, const char *name)
+{
+	const char *p;
+
+	for (p = name; *p; p++) {
+		switch (*p) {
+			case '%':  fputs("%25", out); break;
+			case ';':  fputs("%3B", out); break;
+			case '\n': fputs("%0A", out); break;
+			case '\r': fputs("%0D", out); break;
+			default:   fputc(*p, out); break;
+		}
+	}
+}
+
+static void statq_fold_node(FILE *out, const statq_profile *profile, uint32_t node, uint32_t **path, size_t *capacity, size_t depth)
+{
+	const statq_node *entry = statq_profile_node(profile, node);
+	uint32_t *children;
+	size_t count, i;
+
+	if (node != 0) {
+		if (depth >= *capacity) {
+			*capacity = *capacity ? *capacity * 2 : 64;
+			*path = statq_realloc(*path, *capacity * sizeof(uint32_t));
+		}
+		(*path)[depth++] = entry->name;
+		if (entry->self) {
+			for (i = 0; i < depth; i++) {
+				if (i) {
+					fputc(';', out);
+				}
+				statq_fold_name(out, statq_profile_name(profile, (*path)[i]));
+			}
+			fprintf(out, " %llu\n", (unsigned long long) entry->self);
+		}
+	}
+	children = statq_profile_children(profile, node, &count);
+	for (i = 0; i < count; i++) {
+		statq_fold_node(out, profile, children[i], path, capacity, depth);
+	}
+	free(children);
+}
+
+int statq_fold_main(int argc, char **argv)
+{
+	const statq_command *command = statq_command_find("fold");
+	statq_options options;
+	statq_collected collected;
+	statq_profile *profile;
+	statq_output *output;
+	uint32_t *path = NULL;
+	size_t capacity = 0;
+	int status, rest;
+
+	status = statq_options_parse(command, argc, argv, &options, &rest);
+	if (status != STATQ_OK) {
+		return status < 0 ? STATQ_OK : status;
+	}
+	if (rest < argc) {
+		statq_error("fold: unexpected argument '%s' (see statq fold --help)", argv[rest]);
+		statq_options_free(&options);
+		return STATQ_USAGE;
+	}
+	if (!(output = statq_output_open(options.output, "fold"))) {
+		statq_options_free(&options);
+		return STATQ_FAIL;
+	}
+	profile = statq_profile_new(false);
+	status = statq_collect(&options, "fold", profile, NULL, 0, NULL, &collected);
+	if (status == STATQ_OK) {
+		statq_fold_node(statq_output_file(output), profile, 0, &path, &capacity, 0);
+		status = statq_output_commit(output, "fold");
+	} else {
+		statq_output_abort(output);
+	}
+	free(path);
+	statq_profile_free(profile);
+	statq_options_free(&options);
+	return status;
+}

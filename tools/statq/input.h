@@ -1,0 +1,50 @@
+/*
+ * input.h: where JSON lines come from: a stream socket (unix or tcp), a file,
+ * or stdin, read in whole lines with a timeout.
+ *
+ * Lines are split on '\n' whatever the read sizes; a last line without a
+ * newline at end of input is still returned (it is usually a broken line
+ * from a process that died mid-write, and the caller counts it as malformed).
+ * A line longer than STATQ_INPUT_LINE_MAX is skipped up to its newline and
+ * counted as malformed here.
+ */
+#ifndef STATQ_INPUT_H
+#define STATQ_INPUT_H
+
+#include "statq.h"
+
+#define STATQ_INPUT_LINE_MAX (16 * 1024 * 1024)
+
+typedef struct _statq_input statq_input;
+
+typedef enum {
+	STATQ_INPUT_LINE = 0,     /* line and length hold one line, without '\n' */
+	STATQ_INPUT_TIMEOUT,      /* nothing within the timeout */
+	STATQ_INPUT_EOF,          /* end of input (the server closed the stream) */
+	STATQ_INPUT_INTERRUPTED,  /* SIGINT/SIGTERM */
+	STATQ_INPUT_ERROR         /* a read error; statq_input_error() says which */
+} statq_input_result;
+
+/*
+ * Open a stream socket address ("unix:///path", "tcp://host:port", or a
+ * path) or a file ("-" is stdin). NULL on failure with a message in error.
+ */
+statq_input *statq_input_socket(const char *address, char *error, size_t error_size);
+statq_input *statq_input_file(const char *path, char *error, size_t error_size);
+
+/* The next line; timeout_ms < 0 waits without limit. */
+statq_input_result statq_input_line(statq_input *input, char **line, size_t *length, int timeout_ms);
+
+/* What is being read, for messages ("unix:///tmp/s", "file.jsonl", "stdin"). */
+const char *statq_input_name(const statq_input *input);
+const char *statq_input_error(const statq_input *input);
+
+/* Lines skipped because they were too long. */
+uint64_t statq_input_oversized(const statq_input *input);
+
+void statq_input_close(statq_input *input);
+
+/* Connect to a socket address (also used by ctl). -1 with a message in error. */
+int statq_connect(const char *address, char *text, size_t text_size, char *error, size_t error_size);
+
+#endif

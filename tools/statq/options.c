@@ -1,0 +1,336 @@
+/*
+ * options.c: parsing the shared options and printing each subcommand's help
+ * from the same table.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+enum {
+	OPT_SECONDS = 256,
+	OPT_SAMPLES,
+	OPT_PID,
+	OPT_URI,
+	OPT_SCRIPT,
+	OPT_IDLE,
+	OPT_GROUP,
+	OPT_ONCE,
+	OPT_REFRESH,
+	OPT_ROWS,
+	OPT_SORT,
+	OPT_WEIGHTS,
+	OPT_MERGE,
+	OPT_TITLE
+};
+
+typedef struct _statq_option {
+	const char *name;
+	int         has_arg;
+	int         value;
+	unsigned    mask;
+	const char *argument;  /* for help */
+	const char *help;
+} statq_option;
+
+static const statq_option statq_option_table[] = {
+	{"source",  required_argument, 's', STATQ_CMD_READ, "ADDRESS",
+		"read stat's live stream: unix:///path, tcp://host:port,\n"
+		"tcp://[::1]:port, or a path (a unix socket); the default, when\n"
+		"stdin is a terminal and no -f is given, is " STATQ_DEFAULT_STREAM},
+	{"file",    required_argument, 'f', STATQ_CMD_READ, "FILE",
+		"read JSON lines from FILE (a recording); - is stdin, the default\n"
+		"when stdin is not a terminal"},
+	{"output",  required_argument, 'o', STATQ_CMD_OUTPUT, "FILE",
+		"write to FILE (default stdout): written to a temporary file in\n"
+		"the same directory and renamed when complete"},
+	{"seconds", required_argument, OPT_SECONDS, STATQ_CMD_READ, "N",
+		"stop reading after N seconds (decimals allowed)"},
+	{"samples", required_argument, OPT_SAMPLES, STATQ_CMD_READ, "N",
+		"stop reading after N samples (counted after the filters)"},
+	{"pid",     required_argument, OPT_PID, STATQ_CMD_READ, "PID",
+		"only samples of this process"},
+	{"uri",     required_argument, OPT_URI, STATQ_CMD_READ, "REGEX",
+		"only samples of requests whose URI matches REGEX (POSIX\n"
+		"extended; CLI scripts have no URI)"},
+	{"script",  required_argument, OPT_SCRIPT, STATQ_CMD_READ, "REGEX",
+		"only samples of requests whose script path matches REGEX"},
+	{"idle",    no_argument, OPT_IDLE, STATQ_CMD_PROFILE, NULL,
+		"count samples taken outside PHP code (\"memory\" samples) as a\n"
+		"frame \"(idle)\"; by default they are left out, and counted in\n"
+		"top's header"},
+	{"group",   required_argument, OPT_GROUP, STATQ_CMD_FOLD | STATQ_CMD_FLAME, "uri|pid",
+		"add a root frame per process (\"pid N\") or per request URI\n"
+		"(\"uri /path?query\", or \"script /path/to/script.php\" when\n"
+		"there is no URI, as in the CLI)"},
+	{"once",    no_argument, OPT_ONCE, STATQ_CMD_TOP, NULL,
+		"print one table when reading stops (--seconds, --samples, end\n"
+		"of input or Ctrl-C) and exit; implied when stdout is not a\n"
+		"terminal"},
+	{"refresh", required_argument, OPT_REFRESH, STATQ_CMD_TOP, "SECONDS",
+		"seconds between redraws of the live view (default 1)"},
+	{"rows",    required_argument, OPT_ROWS, STATQ_CMD_TOP, "N",
+		"rows in the table (default: fit the terminal, or 30 with\n"
+		"--once; 0: all)"},
+	{"sort",    required_argument, OPT_SORT, STATQ_CMD_TOP, "self|total",
+		"order rows by self (default) or inclusive samples"},
+	{"weights", required_argument, OPT_WEIGHTS, STATQ_CMD_SPEEDSCOPE, "time|count",
+		"a sample weighs the time since the previous sample of the same\n"
+		"request, in seconds (time, the default), or 1 (count)"},
+	{"merge",   no_argument, OPT_MERGE, STATQ_CMD_SPEEDSCOPE, NULL,
+		"one profile for all processes instead of one per pid"},
+	{"title",   required_argument, OPT_TITLE, STATQ_CMD_FLAME, "TEXT",
+		"title of the page (default \"statq flame graph\")"},
+	{"control", required_argument, 'c', STATQ_CMD_CTL, "ADDRESS",
+		"stat's control socket: unix:///path, tcp://host:port or a path\n"
+		"(default " STATQ_DEFAULT_CONTROL ")"},
+	{"help",    no_argument, 'h', ~0u, NULL,
+		"show this help"},
+};
+
+#define STATQ_OPTIONS (sizeof(statq_option_table) / sizeof(statq_option_table[0]))
+
+const statq_command *statq_command_find(const char *name)
+{
+	const statq_command *command;
+
+	for (command = statq_commands; command->name; command++) {
+		if (strcmp(command->name, name) == 0) {
+			return command;
+		}
+	}
+	return NULL;
+}
+
+void statq_options_help(const statq_command *command, FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "usage: statq %s\n\n%s\n", command->synopsis, command->details);
+	fprintf(out, "\noptions:\n");
+	for (i = 0; i < STATQ_OPTIONS; i++) {
+		const statq_option *option = &statq_option_table[i];
+		char head[64];
+		const char *line, *end;
+
+		if (!(option->mask & command->mask)) {
+			continue;
+		}
+		if (option->value < 256) {
+			snprintf(head, sizeof(head), "-%c, --%s%s%s", option->value, option->name,
+				option->argument ? " " : "", option->argument ? option->argument : "");
+		} else {
+			snprintf(head, sizeof(head), "    --%s%s%s", option->name,
+				option->argument ? " " : "", option->argument ? option->argument : "");
+		}
+		fprintf(out, "  %-24s", head);
+		if (strlen(head) >= 24) {
+			fprintf(out, "\n  %-24s", "");
+		}
+		for (line = option->help; ; line = end + 1) {
+			end = strchr(line, '\n');
+			fprintf(out, "%.*s\n", end ? (int) (end - line) : (int) strlen(line), line);
+			if (!end) {
+				break;
+			}
+			fprintf(out, "  %-24s", "");
+		}
+	}
+}
+
+static bool statq_options_regex(regex_t *regex, const char *name, const char *pattern)
+{
+	int rc = regcomp(regex, pattern, REG_EXTENDED | REG_NOSUB);
+
+	if (rc != 0) {
+		char message[256];
+
+		regerror(rc, regex, message, sizeof(message));
+		statq_error("--%s: invalid regular expression '%s': %s", name, pattern, message);
+		return false;
+	}
+	return true;
+}
+
+static bool statq_options_positive(const char *name, const char *text, double *value)
+{
+	if (!statq_parse_double(text, value) || *value <= 0) {
+		statq_error("--%s must be a number of seconds greater than 0, '%s' given", name, text);
+		return false;
+	}
+	return true;
+}
+
+static bool statq_options_count(const char *name, const char *text, int64_t *value, int64_t min)
+{
+	if (!statq_parse_int(text, value) || *value < min) {
+		statq_error("--%s must be a whole number of at least %lld, '%s' given", name, (long long) min, text);
+		return false;
+	}
+	return true;
+}
+
+int statq_options_parse(const statq_command *command, int argc, char **argv, statq_options *options, int *rest)
+{
+	struct option longs[STATQ_OPTIONS + 1];
+	char shorts[2 * STATQ_OPTIONS + 4];
+	size_t i, n = 0, s = 0;
+	int c;
+
+	memset(options, 0, sizeof(*options));
+	options->refresh = 1.0;
+	options->rows = -1;
+
+	shorts[s++] = '+';  /* stop at the first operand: ctl takes NAME VALUE pairs */
+	shorts[s++] = ':';  /* report a missing value as ':' */
+	for (i = 0; i < STATQ_OPTIONS; i++) {
+		const statq_option *option = &statq_option_table[i];
+
+		if (!(option->mask & command->mask)) {
+			continue;
+		}
+		longs[n].name = option->name;
+		longs[n].has_arg = option->has_arg;
+		longs[n].flag = NULL;
+		longs[n].val = option->value;
+		n++;
+		if (option->value < 256) {
+			shorts[s++] = (char) option->value;
+			if (option->has_arg == required_argument) {
+				shorts[s++] = ':';
+			}
+		}
+	}
+	memset(&longs[n], 0, sizeof(longs[n]));
+	shorts[s] = '\0';
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		switch (c) {
+			case 'h':
+				statq_options_help(command, stdout);
+				return -1;
+			case 's':
+				options->source = optarg;
+				break;
+			case 'f':
+				options->file = optarg;
+				break;
+			case 'o':
+				options->output = optarg;
+				break;
+			case 'c':
+				options->control = optarg;
+				break;
+			case OPT_SECONDS:
+				if (!statq_options_positive("seconds", optarg, &options->seconds)) {
+					return STATQ_USAGE;
+				}
+				break;
+			case OPT_SAMPLES:
+				if (!statq_options_count("samples", optarg, &options->samples, 1)) {
+					return STATQ_USAGE;
+				}
+				break;
+			case OPT_PID:
+				if (!statq_options_count("pid", optarg, &options->pid, 1)) {
+					return STATQ_USAGE;
+				}
+				break;
+			case OPT_URI:
+				if (options->has_uri) {
+					regfree(&options->uri);
+				}
+				if (!(options->has_uri = statq_options_regex(&options->uri, "uri", optarg))) {
+					return STATQ_USAGE;
+				}
+				break;
+			case OPT_SCRIPT:
+				if (options->has_script) {
+					regfree(&options->script);
+				}
+				if (!(options->has_script = statq_options_regex(&options->script, "script", optarg))) {
+					return STATQ_USAGE;
+				}
+				break;
+			case OPT_IDLE:
+				options->idle = true;
+				break;
+			case OPT_GROUP:
+				if (strcmp(optarg, "uri") == 0) {
+					options->group = STATQ_GROUP_URI;
+				} else if (strcmp(optarg, "pid") == 0) {
+					options->group = STATQ_GROUP_PID;
+				} else if (strcmp(optarg, "none") == 0) {
+					options->group = STATQ_GROUP_NONE;
+				} else {
+					statq_error("--group must be uri or pid, '%s' given", optarg);
+					return STATQ_USAGE;
+				}
+				break;
+			case OPT_ONCE:
+				options->once = true;
+				break;
+			case OPT_REFRESH:
+				if (!statq_options_positive("refresh", optarg, &options->refresh)) {
+					return STATQ_USAGE;
+				}
+				break;
+			case OPT_ROWS:
+				if (!statq_options_count("rows", optarg, &options->rows, 0)) {
+					return STATQ_USAGE;
+				}
+				break;
+			case OPT_SORT:
+				if (strcmp(optarg, "self") == 0 || strcmp(optarg, "total") == 0) {
+					options->by_total = optarg[0] == 't';
+				} else {
+					statq_error("--sort must be self or total, '%s' given", optarg);
+					return STATQ_USAGE;
+				}
+				break;
+			case OPT_WEIGHTS:
+				if (strcmp(optarg, "time") == 0 || strcmp(optarg, "count") == 0) {
+					options->count_weights = optarg[0] == 'c';
+				} else {
+					statq_error("--weights must be time or count, '%s' given", optarg);
+					return STATQ_USAGE;
+				}
+				break;
+			case OPT_MERGE:
+				options->merge = true;
+				break;
+			case OPT_TITLE:
+				options->title = optarg;
+				break;
+			case ':':
+				statq_error("%s: option %s needs a value (see statq %s --help)", command->name, argv[optind - 1], command->name);
+				return STATQ_USAGE;
+			default:
+				statq_error("%s: unknown option %s (see statq %s --help)", command->name, argv[optind - 1], command->name);
+				return STATQ_USAGE;
+		}
+	}
+
+	if (options->source && options->file) {
+		statq_error("%s: give either -s (a socket) or -f (a file), not both", command->name);
+		return STATQ_USAGE;
+	}
+	*rest = optind;
+	return STATQ_OK;
+}
+
+void statq_options_free(statq_options *options)
+{
+	if (options->has_uri) {
+		regfree(&options->uri);
+		options->has_uri = false;
+	}
+	if (options->has_script) {
+		regfree(&options->script);
+		options->has_script = false;
+	}
+}

@@ -1,0 +1,63 @@
+/*
+ * reader.h: one run over the input: choose the source from the options, read
+ * JSON lines until end of input, --seconds, --samples or Ctrl-C, skip and
+ * count malformed lines, apply the filters (--pid, --uri, --script), and hand
+ * each sample to the subcommand.
+ *
+ * A line is malformed when it is not a JSON object with a string "type".
+ * Malformed lines are never fatal: one warning at the end gives their count.
+ * "lost" lines add their count to totals.lost and go to calls.other, like
+ * any other line type a newer stat might send.
+ */
+#ifndef STATQ_READER_H
+#define STATQ_READER_H
+
+#include <json-c/json.h>
+
+#include "options.h"
+
+typedef enum {
+	STATQ_STOP_EOF = 0,
+	STATQ_STOP_SECONDS,
+	STATQ_STOP_SAMPLES,
+	STATQ_STOP_INTERRUPTED,
+	STATQ_STOP_ERROR
+} statq_stop;
+
+typedef struct _statq_totals {
+	uint64_t   lines;      /* every line read */
+	uint64_t   samples;    /* samples that passed the filters */
+	uint64_t   filtered;   /* samples the filters left out */
+	uint64_t   lost;       /* samples stat reported lost (sum of "lost" counts) */
+	uint64_t   failed;     /* samples stat reported failed ("failed" lines, if it sends them) */
+	bool       has_failed; /* whether the stream reports failures at all */
+	uint64_t   malformed;  /* lines skipped */
+	double     first;      /* least and greatest "elapsed" of the samples */
+	double     last;
+	double     started;    /* statq_now() when reading began */
+	statq_stop stop;
+	char       source[512]; /* what was read, for messages */
+} statq_totals;
+
+typedef struct _statq_reader_calls {
+	/* a sample that passed the filters; line is its text */
+	void  (*sample)(void *context, json_object *sample, const char *line, size_t length);
+	/* any other well-formed line ("lost", unknown types) */
+	void  (*other)(void *context, json_object *object, const char *line, size_t length);
+	/* every tick_every seconds while reading, and once more at the end with final */
+	void  (*tick)(void *context, const statq_totals *totals, bool final);
+	double tick_every;
+	void  *context;
+} statq_reader_calls;
+
+/*
+ * Read as the options say. STATQ_OK when reading ended normally (also by
+ * Ctrl-C), STATQ_FAIL when the source could not be opened or read (after a
+ * message on stderr). totals is filled in either case.
+ */
+int statq_read(const statq_options *options, const char *command, const statq_reader_calls *calls, statq_totals *totals);
+
+/* Samples per second over the samples' own time span (0 when unknown). */
+double statq_totals_rate(const statq_totals *totals);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * record.c: `statq record`, the stream's lines copied to a file, with a
+ * progress line on stderr when it is a terminal. The file is flushed on every
+ * tick, so the temporary file grows while recording; it takes the target
+ * name only at the end.
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "output.h"
+#include "reader.h"
+
+typedef struct _statq_record {
+	FILE       *out;
+	const char *target;
+	bool        progress;
+	bool        failed;
+} statq_record;
+
+static void statq_record_line(void *context, json_object *object, const char *line, size_t length)
+{
+	statq_record *record = context;
+
+	(void) object;
+	/* a line may end in '\r' or spaces; keep it as stat wrote it */
+	if (fwrite(line, 1, length, record->out) != length || fputc('\n', record->out) == EOF) {
+		record->failed = true;
+	}
+}
+
+static void statq_record_tick(void *context, const statq_totals *totals, bool final)
+{
+	statq_record *record = context;
+
+	fflush(record->out);
+	if (!record->progress) {
+		return;
+	}
+	fprintf(stderr, "\r\033[Krecording %s: %llu samples, %.1f/s, lost %llu, %.1f s",
+		record->target, (unsigned long long) totals->samples, statq_totals_rate(totals),
+		(unsigned long long) totals->lost, statq_now() - totals->started);
+	if (final) {
+		fputc('\n', stderr);
+	}
+	fflush(stderr);
+}
+
+int statq_record_main(int argc, char **argv)
+{
+	const statq_command *command = statq_command_find("record");
+	statq_options options;
+	statq_totals totals;
+	statq_reader_calls calls;
+	statq_record record;
+	statq_output *output;
+	int status, rest;
+
+	status = statq_options_parse(command, argc, argv, &options, &rest);
+	if (status != STATQ_OK) {
+		return status < 0 ? STATQ_OK : status;
+	}
+	if (rest < argc) {
+		statq_error("record: unexpected argument '%s' (see statq record --help)", argv[rest]);
+		statq_options_free(&options);
+		return STATQ_USAGE;
+	}
+	if (!options.output && isatty(STDOUT_FILENO)) {
+		statq_error("record: give the file to write with -o FILE (or redirect stdout)");
+		statq_options_free(&options);
+		return STATQ_USAGE;
+	}
+	if (!(output = statq_output_open(options.output, "record"))) {
+		statq_options_free(&options);
+		return STATQ_FAIL;
+	}
+
+	memset(&record, 0, sizeof(record));
+	record.out = statq_output_file(output);
+	record.target = options.output && strcmp(options.output, "-") != 0 ? options.output : "stdout";
+	record.progress = isatty(STDERR_FILENO);
+
+	memset(&calls, 0, sizeof(calls));
+	calls.sample = statq_record_line;
+	calls.other = statq_record_line;
+	calls.tick = statq_record_tick;
+	calls.tick_every = 0.5;
+	calls.context = &record;
+
+	status = statq_read(&options, "record", &calls, &totals);
+	if (status == STATQ_OK && record.failed) {
+		statq_error("record: cannot write %s", record.target);
+		status = STATQ_FAIL;
+	}
+	if (status == STATQ_OK) {
+		status = statq_output_commit(output, "record");
+	} else {
+		statq_output_abort(output);
+	}
+	statq_options_free(&options);
+	return status;
+}

@@ -1,0 +1,198 @@
+/*
+ * sample.c: see sample.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sample.h"
+#include "options.h"
+
+static const char *statq_sample_string(json_object *object, const char *key)
+{
+	json_object *value;
+
+	if (!object || !json_object_object_get_ex(object, key, &value) || !json_object_is_type(value, json_type_string)) {
+		return NULL;
+	}
+	return json_object_get_string(value);
+}
+
+static bool statq_sample_int(json_object *object, const char *key, int64_t *out)
+{
+	json_object *value;
+
+	if (!object || !json_object_object_get_ex(object, key, &value)
+			|| !(json_object_is_type(value, json_type_int) || json_object_is_type(value, json_type_double))) {
+		return false;
+	}
+	*out = json_object_get_int64(value);
+	return true;
+}
+
+void statq_sample_init(statq_sample *sample)
+{
+	memset(sample, 0, sizeof(*sample));
+}
+
+static void statq_sample_clear(statq_sample *sample)
+{
+	size_t i;
+
+	for (i = 0; i < sample->depth; i++) {
+		free(sample->frames[i].name);
+	}
+	sample->depth = 0;
+}
+
+void statq_sample_free(statq_sample *sample)
+{
+	statq_sample_clear(sample);
+	free(sample->frames);
+	statq_sample_init(sample);
+}
+
+static void statq_sample_push(statq_sample *sample, char *name, const char *file, statq_frame_kind kind)
+{
+	if (sample->depth == sample->capacity) {
+		sample->capacity = sample->capacity ? sample->capacity * 2 : 16;
+		sample->frames = statq_realloc(sample->frames, sample->capacity * sizeof(*sample->frames));
+	}
+	sample->frames[sample->depth].name = name;
+	sample->frames[sample->depth].file = file;
+	sample->frames[sample->depth].kind = kind;
+	sample->depth++;
+}
+
+static char *statq_sample_name(const char *scope, const char *function, const char *file)
+{
+	char *name;
+	size_t length;
+
+	if (function && function[0]) {
+		if (scope && scope[0]) {
+			length = strlen(scope) + 2 + strlen(function) + 1;
+			name = statq_alloc(length);
+			snprintf(name, length, "%s::%s", scope, function);
+			return name;
+		}
+		return statq_strdup(function);
+	}
+	if (file && file[0]) {
+		const char *base = strrchr(file, '/');
+
+		base = base && base[1] ? base + 1 : file;
+		length = strlen(base) + 3;
+		name = statq_alloc(length);
+		snprintf(name, length, "<%s>", base);
+		return name;
+	}
+	return statq_strdup("(unknown)");
+}
+
+static bool statq_sample_same(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+bool statq_sample_decode(statq_sample *sample, json_object *object, bool idle)
+{
+	json_object *request = NULL, *location = NULL, *symbol = NULL, *stack = NULL, *value;
+	const char *type = statq_sample_string(object, "type");
+	const char *file = NULL, *scope = NULL, *function = NULL;
+	int64_t line = -1, pid = 0;
+	bool has_leaf, internal;
+	size_t count = 0, i;
+
+	statq_sample_clear(sample);
+	sample->elapsed = json_object_object_get_ex(object, "elapsed", &value) ? json_object_get_double(value) : 0;
+	json_object_object_get_ex(object, "request", &request);
+	sample->pid = statq_sample_int(request, "pid", &pid) ? pid : 0;
+	sample->request = request && json_object_object_get_ex(request, "elapsed", &value) ? json_object_get_double(value) : 0;
+	sample->path = statq_sample_string(request, "path");
+	sample->uri = statq_sample_string(request, "uri");
+
+	if (json_object_object_get_ex(object, "location", &location) && json_object_is_type(location, json_type_object)) {
+		file = statq_sample_string(location, "file");
+		statq_sample_int(location, "line", &line);
+	} else {
+		location = NULL;
+	}
+	if (json_object_object_get_ex(object, "symbol", &symbol) && json_object_is_type(symbol, json_type_object)) {
+		scope = statq_sample_string(symbol, "scope");
+		function = statq_sample_string(symbol, "function");
+	} else {
+		symbol = NULL;
+	}
+	if (json_object_object_get_ex(object, "stack", &stack) && json_object_is_type(stack, json_type_array)) {
+		count = json_object_array_length(stack);
+	}
+
+	internal = type && strcmp(type, "internal") == 0;
+	has_leaf = (function && function[0]) || (file && file[0]);
+	sample->idle = !has_leaf && count == 0;
+
+	if (count > 0 && has_leaf) {
+		/* is the stack's first entry the sample's own frame? */
+		json_object *top = json_object_array_get_idx(stack, 0);
+		int64_t top_line = -1;
+
+		statq_sample_int(top, "line", &top_line);
+		if (statq_sample_same(statq_sample_string(top, "function"), function)
+				&& statq_sample_same(statq_sample_string(top, "scope"), scope)
+				&& (!statq_sample_string(top, "file") || !file || statq_sample_same(statq_sample_string(top, "file"), file))
+				&& (top_line < 0 || line < 0 || top_line == line)) {
+			has_leaf = false;
+		}
+	}
+
+	if (has_leaf) {
+		statq_sample_push(sample, statq_sample_name(scope, function, file),
+			internal ? NULL : file,
+			internal ? STATQ_FRAME_INTERNAL : (function && function[0] ? STATQ_FRAME_USER : STATQ_FRAME_FILE));
+	}
+	for (i = 0; i < count; i++) {
+		json_object *entry = json_object_array_get_idx(stack, i);
+		const char *entry_function, *entry_scope, *entry_file;
+
+		if (!entry || !json_object_is_type(entry, json_type_object)) {
+			continue;
+		}
+		entry_function = statq_sample_string(entry, "function");
+		entry_scope = statq_sample_string(entry, "scope");
+		entry_file = statq_sample_string(entry, "file");
+		if (entry_function && strcmp(entry_function, "[truncated]") == 0 && !entry_scope && !entry_file) {
+			statq_sample_push(sample, statq_strdup("[truncated]"), NULL, STATQ_FRAME_OTHER);
+			continue;
+		}
+		statq_sample_push(sample, statq_sample_name(entry_scope, entry_function, entry_file), entry_file,
+			entry_function && entry_function[0] ? (entry_file ? STATQ_FRAME_USER : STATQ_FRAME_INTERNAL) : STATQ_FRAME_FILE);
+	}
+
+	if (sample->depth == 0) {
+		if (!idle) {
+			return false;
+		}
+		statq_sample_push(sample, statq_strdup("(idle)"), NULL, STATQ_FRAME_OTHER);
+		sample->idle = true;
+	}
+	return true;
+}
+
+char *statq_sample_group(const statq_sample *sample, int group)
+{
+	char *name;
+	const char *what;
+	size_t length;
+
+	if (group == STATQ_GROUP_PID) {
+		name = statq_alloc(32);
+		snprintf(name, 32, "pid %lld", (long long) sample->pid);
+		return name;
+	}
+	what = sample->uri ? sample->uri : (sample->path ? sample->path : "(unknown)");
+	length = strlen(what) + sizeof("script ");
+	name = statq_alloc(length);
+	snprintf(name, length, "%s %s", sample->uri ? "uri" : "script", what);
+	return name;
+}

@@ -1,0 +1,63 @@
+/*
+ * sample.h: turning one sample's JSON into a list of named frames.
+ *
+ * Frame names: "Scope::function" for methods, "function" otherwise. Code at
+ * the top level of a file (a location or stack entry with a file but no
+ * function) is named "<basename>", e.g. "<index.php>". A sample that was not
+ * executing PHP code (a "memory" sample: no location, no symbol) is "(idle)"
+ * when idle samples are counted, and is otherwise skipped.
+ *
+ * Stacks: with "stack" ([{scope?, function?, file?, line?}, ...], innermost
+ * first, possibly ending with {"function":"[truncated]","depth":N}) the frames
+ * are the stack's entries; the sample's own symbol/location is added as the
+ * innermost frame unless the stack's first entry already is that frame (same
+ * function, scope, file and line). Without "stack" the sample's symbol or
+ * location is a one-frame stack. The truncation marker stays a frame named
+ * "[truncated]", so folded stacks of deep calls share one visible root.
+ */
+#ifndef STATQ_SAMPLE_H
+#define STATQ_SAMPLE_H
+
+#include <json-c/json.h>
+
+#include "statq.h"
+
+typedef enum {
+	STATQ_FRAME_USER = 0,   /* a PHP function or method */
+	STATQ_FRAME_INTERNAL,   /* an internal (C) function */
+	STATQ_FRAME_FILE,       /* top-level code of a file */
+	STATQ_FRAME_OTHER       /* (idle), [truncated], group roots */
+} statq_frame_kind;
+
+typedef struct _statq_frame {
+	char            *name;  /* owned by the sample */
+	const char      *file;  /* borrowed from the JSON; NULL when unknown */
+	statq_frame_kind kind;
+} statq_frame;
+
+typedef struct _statq_sample {
+	double       elapsed;
+	int64_t      pid;
+	double       request;   /* request.elapsed: with pid, identifies the request */
+	const char  *path;      /* borrowed from the JSON; may be NULL */
+	const char  *uri;
+	bool         idle;      /* not executing PHP code */
+	statq_frame *frames;    /* innermost first */
+	size_t       depth;
+	size_t       capacity;
+} statq_sample;
+
+void statq_sample_init(statq_sample *sample);
+
+/*
+ * Decode object into sample (which stays valid while object lives).
+ * False when the sample has no frame to count (an idle sample and !idle).
+ */
+bool statq_sample_decode(statq_sample *sample, json_object *object, bool idle);
+
+void statq_sample_free(statq_sample *sample);
+
+/* A synthetic frame name for --group: "pid 123", "uri /x" (malloc'd). */
+char *statq_sample_group(const statq_sample *sample, int group);
+
+#endif

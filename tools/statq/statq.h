@@ -1,0 +1,57 @@
+/*
+ * statq.h: what every part of statq shares: the version, the exit codes, the
+ * interrupt flag set by SIGINT/SIGTERM, and small helpers for messages.
+ *
+ * statq is single-threaded. The only asynchronous code is the signal handler,
+ * which sets statq_interrupted and nothing else; every blocking call polls with
+ * a timeout and checks the flag, so Ctrl-C ends a run cleanly and the output is
+ * still written.
+ */
+#ifndef STATQ_H
+#define STATQ_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define STATQ_VERSION "1.0.0"
+
+/* exit codes */
+#define STATQ_OK     0
+#define STATQ_FAIL   1  /* the run failed (cannot connect, cannot write) */
+#define STATQ_USAGE  2  /* bad command line */
+
+/* default addresses, the same as stat's INI defaults */
+#define STATQ_DEFAULT_STREAM  "zend.stat.stream"
+#define STATQ_DEFAULT_CONTROL "zend.stat.control"
+
+extern volatile sig_atomic_t statq_interrupted;
+
+/* Install the SIGINT/SIGTERM handler (no SA_RESTART: blocking calls return EINTR). */
+void statq_signals(void);
+
+/* "statq: ..." on stderr */
+void statq_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+/* Seconds on the monotonic clock. */
+double statq_now(void);
+
+/* Parse a whole decimal integer or number; false when text is not one. */
+bool statq_parse_int(const char *text, int64_t *value);
+bool statq_parse_double(const char *text, double *value);
+
+/* malloc that exits on failure: statq cannot do anything useful without memory */
+void *statq_alloc(size_t size);
+void *statq_realloc(void *pointer, size_t size);
+char *statq_strdup(const char *text);
+
+/* subcommands: argc/argv start at the subcommand's name */
+int statq_top_main(int argc, char **argv);
+int statq_fold_main(int argc, char **argv);
+int statq_flame_main(int argc, char **argv);
+int statq_speedscope_main(int argc, char **argv);
+int statq_record_main(int argc, char **argv);
+int statq_ctl_main(int argc, char **argv);
+
+#endif
