@@ -68,4 +68,6 @@ if test "$PHP_STAT" != "no"; then
 
   PHP_NEW_EXTENSION(stat, $STAT_SOURCES, $ext_shared, , $STAT_CFLAGS, , yes)
   PHP_ADD_BUILD_DIR($ext_builddir/src, 1)
+  dnl statq, the command-line client, is built beside the extension
+  PHP_ADD_MAKEFILE_FRAGMENT([$ext_srcdir/tools/statq/Makefile.frag])
 fi
