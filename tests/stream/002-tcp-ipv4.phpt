@@ -13,8 +13,10 @@ var_dump($child->waitFor("ready\n"));
 $stream = new StatStream("tcp://127.0.0.1:$port");
 $child->send("go\n");
 var_dump(stat_stream_read_while($child, [$stream], "end\n"));
-var_dump($child->wait());
-var_dump($stream->readAll());
+/* every sample written, then the exit and EOF */
+[$complete, $code, $eof] = stat_stream_finish($child, [$stream]);
+var_dump($code);
+var_dump($complete && $eof);
 var_dump($stream->invalid, $stream->rest(), $child->stderr());
 
 $pids = array_unique(array_map(fn($s) => $s['request']['pid'], $stream->samples));

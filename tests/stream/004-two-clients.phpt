@@ -10,9 +10,13 @@ require __DIR__ . '/stream.inc';
 $dir = stat_test_dir();
 /* a ring that holds the whole run (about 2 s at 100us), so nothing is overwritten */
 $script = str_replace("echo \"ready\\n\";", <<<'PHP'
+/* until 300 samples are in the ring (the sampler may get little CPU on a busy machine) */
 function before_connect(): void {
     $start = microtime(true);
-    while (microtime(true) - $start < 0.2) { md5('before'); }
+    $t = 0;
+    while (stat\counters()['samples_written'] < 300 && microtime(true) - $start < 20) {
+        for ($i = 0; $i < 500; $i++) { $t += $i * $i; }
+    }
 }
 before_connect();
 echo "ready\n";
@@ -23,8 +27,10 @@ $a = new StatStream("$dir/stream.sock");
 $b = new StatStream("$dir/stream.sock");
 $child->send("go\n");
 var_dump(stat_stream_read_while($child, [$a, $b], "end\n"));
-var_dump($child->wait());
-var_dump(stat_stream_read_all([$a, $b]));
+/* every sample written, then the exit and EOF */
+[$complete, $code, $eof] = stat_stream_finish($child, [$a, $b]);
+var_dump($code);
+var_dump($complete && $eof);
 $counters = stat_stream_counters($child);
 
 foreach (['a' => $a, 'b' => $b] as $name => $stream) {

@@ -16,19 +16,24 @@ $dir = stat_test_dir();
 $script = <<<'PHP'
 <?php
 function fib(int $n): int { return $n < 2 ? $n : fib($n - 1) + fib($n - 2); }
-function burn(float $seconds): void {
+/* at least $seconds and until $samples more samples were written (at most 20 s) */
+function burn(float $seconds, int $samples): void {
     $start = microtime(true);
-    while (microtime(true) - $start < $seconds) { fib(15); }
+    $until = stat\counters()['samples_written'] + $samples;
+    while ((microtime(true) - $start < $seconds || stat\counters()['samples_written'] < $until) && microtime(true) - $start < 20) {
+        fib(15);
+    }
 }
 echo "ready\n";
 fgets(STDIN);
 stat\sampler\activate();
-burn(0.1);
+burn(0.1, 50);
 echo "paused\n";
-burn(1.0);
+burn(1.0, 8000); /* more than a client's 1 MiB buffer and the socket's hold */
 stat\sampler\deactivate();
 echo 'counters ', json_encode(stat\counters()), "\n";
 echo "end\n";
+fgets(STDIN); /* exit when the test closes stdin */
 PHP;
 $child = new StatChild(['stat.stream' => "$dir/stream.sock", 'stat.samples' => '16', 'stat.auto' => '0', 'stat.interval' => '100'], $script);
 var_dump($child->waitFor("ready\n"));
@@ -39,10 +44,15 @@ var_dump($stream->readUntil(fn($s) => count($s->samples) >= 5));
 var_dump($child->waitFor("paused\n"));
 /* then read nothing while the child works and its samples overrun the ring */
 var_dump($child->waitFor("end\n"));
-/* then read the rest */
-var_dump($stream->readAll());
-var_dump($child->wait());
 $counters = stat_stream_counters($child);
+/*
+ * then read the rest: the sampler has stopped, so everything written is
+ * received or reported lost; read until that adds up (or the deadline),
+ * before the child exits, so the bounded drain at exit plays no part
+ */
+var_dump($stream->readUntil(fn($s) => count($s->samples) + array_sum(array_column($s->lost, 'count')) >= $counters['samples_written']));
+var_dump($child->wait());
+var_dump($stream->readAll());
 
 var_dump($stream->invalid, $stream->rest());
 printf("lost lines: %s\n", count($stream->lost) > 0 ? 'yes' : 'no');
@@ -64,6 +74,7 @@ bool(true)
 bool(true)
 bool(true)
 int(0)
+bool(true)
 array(0) {
 }
 string(0) ""

@@ -37,8 +37,9 @@ $pids = array_unique(array_map(fn($s) => $s['request']['pid'], $stream->samples)
 printf("samples from the first process: %s\n", $pids === [$first->pid()] ? 'yes' : 'no');
 $first->send("go\n");
 var_dump(stat_stream_read_while($first, [$stream], "end\n"));
-var_dump($first->wait());
-var_dump($stream->readAll());
+[$complete, $code, $eof] = stat_stream_finish($first, [$stream]);
+var_dump($code);
+var_dump($complete && $eof);
 var_dump($first->stderr(), $stream->invalid);
 ?>
 --EXPECT--

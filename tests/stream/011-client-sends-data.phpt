@@ -29,8 +29,10 @@ printf("all junk accepted: %s\n", $sent === strlen($junk) ? 'yes' : "no ($sent b
 stream_socket_shutdown($talker->socket, STREAM_SHUT_WR);
 
 var_dump(stat_stream_read_while($child, [$talker, $quiet], "end\n"));
-var_dump($child->wait());
-var_dump(stat_stream_read_all([$talker, $quiet]));
+/* every sample written, then the exit and EOF */
+[$complete, $code, $eof] = stat_stream_finish($child, [$talker, $quiet]);
+var_dump($code);
+var_dump($complete && $eof);
 $counters = stat_stream_counters($child);
 var_dump($child->stderr(), $talker->invalid, $talker->lost, $talker->rest());
 printf("talker got every sample: %s\n", count($talker->samples) === $counters['samples_written'] ? 'yes' : 'no (' . count($talker->samples) . " of {$counters['samples_written']})");

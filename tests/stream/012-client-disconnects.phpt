@@ -32,8 +32,10 @@ foreach ($leavers as $i => $leaver) {
 stat_test_connect("$dir/stream.sock");
 
 var_dump(stat_stream_read_while($child, [$stayer], "end\n"));
-var_dump($child->wait());
-var_dump(stat_stream_read_all([$stayer]));
+/* every sample written, then the exit and EOF */
+[$complete, $code, $eof] = stat_stream_finish($child, [$stayer]);
+var_dump($code);
+var_dump($complete && $eof);
 $counters = stat_stream_counters($child);
 printf("end marker printed: %s\n", str_ends_with($child->stdout(), "end\n") ? 'yes' : 'no');
 var_dump($child->stderr(), $stayer->invalid, $stayer->lost);

@@ -13,8 +13,9 @@ $script = <<<'PHP'
 function fib(int $n): int { return $n < 2 ? $n : fib($n - 1) + fib($n - 2); }
 function final_phase(): void {
     $start = microtime(true);
+    $until = stat\counters()['samples_written'] + 300;
     $t = 0;
-    while (microtime(true) - $start < 0.3) {
+    while ((microtime(true) - $start < 0.3 || stat\counters()['samples_written'] < $until) && microtime(true) - $start < 20) {
         for ($i = 0; $i < 1000; $i++) { $t += $i * $i; }
     }
 }
