@@ -6,7 +6,9 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <linux/sockios.h>
 #include <unistd.h>
 
 #include "stream.h"
@@ -107,13 +109,47 @@ size_t stat_stream_poll(struct pollfd *fds)
 	return stat_stream_clients_count;
 }
 
+/*
+ * How many of the pending bytes to hand the kernel now: whole lines only,
+ * and only as many as its send buffer has room for, so that a send is never
+ * cut inside a line. (A client that stops reading is closed at shutdown with
+ * whatever the kernel holds: that must end at a newline.)
+ */
+static size_t stat_stream_sendable(stat_stream_client *client)
+{
+	const char *from = client->out.data + client->sent;
+	size_t pending = client->out.length - client->sent, room;
+	int queued = 0, capacity = 0;
+	socklen_t length = sizeof(capacity);
+	const char *end;
+
+	if (ioctl(client->fd, SIOCOUTQ, &queued) != 0 ||
+		getsockopt(client->fd, SOL_SOCKET, SO_SNDBUF, &capacity, &length) != 0) {
+		return pending;
+	}
+	/* the kernel counts its own overhead per packet against the buffer too */
+	room = capacity > queued ? (size_t) (capacity - queued) : 0;
+	room = room > room / 4 + 4096 ? room - room / 4 - 4096 : 0;
+	if (pending <= room || queued == 0) {
+		/* (a line longer than the whole buffer goes out in pieces: nothing else would) */
+		return pending;
+	}
+
+	end = room ? memrchr(from, '\n', room) : NULL;
+	return end ? (size_t) (end - from) + 1 : 0;
+}
+
 /* Send what the socket takes; false if the client is gone. */
 static bool stat_stream_send(stat_stream_client *client)
 {
 	while (client->sent < client->out.length) {
-		ssize_t n = send(client->fd, client->out.data + client->sent,
-			client->out.length - client->sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+		size_t sendable = stat_stream_sendable(client);
+		ssize_t n;
 
+		if (sendable == 0) {
+			break;
+		}
+		n = send(client->fd, client->out.data + client->sent, sendable, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n < 0) {
 			if (errno == EINTR) {
 				continue;
@@ -121,17 +157,18 @@ static bool stat_stream_send(stat_stream_client *client)
 			if (errno != EAGAIN && errno != EWOULDBLOCK) {
 				return false;
 			}
-			if (client->sent >= 65536) {
-				stat_buffer_consume(&client->out, client->sent);
-				client->sent = 0;
-			}
-			return true;
+			break;
 		}
 		client->sent += (size_t) n;
 	}
 
-	client->out.length = 0;
-	client->sent = 0;
+	if (client->sent == client->out.length) {
+		client->out.length = 0;
+		client->sent = 0;
+	} else if (client->sent >= 65536) {
+		stat_buffer_consume(&client->out, client->sent);
+		client->sent = 0;
+	}
 	return true;
 }
 

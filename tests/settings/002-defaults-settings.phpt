@@ -17,7 +17,7 @@ printf("stream socket mode: %o\n", fileperms(getcwd() . '/zend.stat.stream') & 0
 PHP);
 var_dump($code, $stderr);
 echo $stdout;
-printf("sockets removed at exit: %s\n", file_exists("$dir/zend.stat.stream") || file_exists("$dir/zend.stat.control") ? 'no' : 'yes');
+printf("sockets removed at exit: %s\n", stat_test_wait_gone("$dir/zend.stat.stream") && stat_test_wait_gone("$dir/zend.stat.control") ? 'yes' : 'no');
 ?>
 --EXPECT--
 int(0)

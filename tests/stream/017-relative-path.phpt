@@ -24,7 +24,7 @@ foreach (['rel.sock', 'unix://scheme-rel.sock'] as $address) {
     var_dump($code, $complete && $eof, $child->stderr());
     printf("%s: samples: %s, invalid: %d\n", $address, count($stream->samples) > 0 ? 'yes' : 'no', count($stream->invalid));
     clearstatcache();
-    printf("%s: removed at exit: %s\n", $address, file_exists($file) ? 'no' : 'yes');
+    printf("%s: removed at exit: %s\n", $address, stat_test_wait_gone($file) ? 'yes' : 'no');
     printf("%s: nothing created elsewhere: %s\n", $address, scandir("$dir/elsewhere") === ['.', '..'] ? 'yes' : 'no');
 }
 ?>
