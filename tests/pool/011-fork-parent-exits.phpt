@@ -12,7 +12,7 @@ require __DIR__ . '/pool.inc';
 $dir = stat_pool_dir();
 $child = new StatChild(['stat.stream' => "unix://$dir/stream.sock", 'stat.interval' => '200'], <<<'PHP'
 <?php
-function orphan_work() { $t = microtime(true); $x = 0; while (microtime(true) - $t < 0.3) { $x++; } return $x; }
+function orphan_work() { $t = microtime(true); $x = 0; while (microtime(true) - $t < 0.6) { $x++; } return $x; }
 fgets(STDIN);
 $pid = pcntl_fork();
 if ($pid === 0) {
