@@ -119,11 +119,11 @@ hostile script name: HTTP 200
 bool(true)
 quotes and backslashes, raw: 1 uri, "/any/q\"uote\\back?id=1&x=\"y\"\\z"
     valid UTF-8: yes, at most 4096 bytes: yes
-control characters, encoded: 1 uri, "/any/c\u0001\u0002\u0003\u0004\u0005\u0006\u0007\b\t\n\u000b\f\r\u000e\u000f\u0010\u0011\u0012\u0013\u0014\u0015\u0016\u0017\u0018\u0019\u001a\u001b\u001c\u001d\u001e\u001f?id...19%1a%1b%1c%1d%1e%1f (138 bytes)"
+control characters, encoded: 1 uri, "/any/c%01%02%03%04%05%06%07%08%09%0a%0b%...19%1a%1b%1c%1d%1e%1f (200 bytes)"
     valid UTF-8: yes, at most 4096 bytes: yes
 NUL, encoded in the query: 1 uri, "/any/nul?id=3&q=%00end"
     valid UTF-8: yes, at most 4096 bytes: yes
-invalid UTF-8, encoded: 1 uri, "/any/bad\ufffd\ufffd?id=4&q=%ff%fe"
+invalid UTF-8, encoded: 1 uri, "/any/bad%ff%fe?id=4&q=%ff%fe"
     valid UTF-8: yes, at most 4096 bytes: yes
 invalid UTF-8, raw: 1 uri, "/any/raw\ufffd\ufffd?id=5&q=\ufffd\ufffd"
     valid UTF-8: yes, at most 4096 bytes: yes
@@ -133,7 +133,7 @@ valid UTF-8, raw: 1 uri, "/any/\u00e9t\u00e9?id=6&q=\u20ac"
     valid UTF-8: yes, at most 4096 bytes: yes
 16 KiB path: 1 uri, "/any/ppppppppppppppppppppppppppppppppppp...pppppppppppppppppppp (4096 bytes)"
     valid UTF-8: yes, at most 4096 bytes: yes
-hostile script name: 1 uri, "/h\"\\\u0001\ufffd.php?id=9"
+hostile script name: 1 uri, "/h%22%5C%01%FF.php?id=9"
     valid UTF-8: yes, at most 4096 bytes: yes
     path valid UTF-8: yes, "/h\"\\\u0001\ufffd.php"
 bool(true)
