@@ -55,10 +55,10 @@ printf("parent saw auto off: %s\n", json_encode(await_auto(false)));
 $off = stat\elapsed();
 echo "child: ", trim(fgets($pair[0])), "\n";
 pcntl_waitpid($pid, $status);
-printf("child exit: %d\n", pcntl_wexitstatus($status));
+printf("child exit: %s\n", pcntl_wifexited($status) ? pcntl_wexitstatus($status) : 'signal ' . pcntl_wtermsig($status));
 busy(0.1);
 printf("parent still active: %s\n", json_encode(stat\sampler\active()));
-printf("parent off at %.6f\n", $off);
+printf("parent off at %d\n", (int) ($off * 1e6)); /* microseconds: see control.inc on floats */
 PHP);
 
 var_dump($child->waitFor("forked "));
@@ -67,12 +67,12 @@ ctl_send($control, ctl_message(CTL_AUTO, 0));
 var_dump($child->wait());
 var_dump($stream->readAll());
 preg_match('/^forked (\d+)$/m', $child->stdout(), $forked);
-preg_match('/^parent off at ([\d.]+)$/m', $child->stdout(), $off);
+preg_match('/^parent off at (\d+)$/m', $child->stdout(), $off);
 echo preg_replace('/^(forked \d+|parent off at .*)\n/m', '', $child->stdout());
 
 $parentAfter = $childSamples = 0;
 foreach ($stream->samples as $sample) {
-    if ($sample['request']['pid'] === $child->pid() && $sample['elapsed'] > (float) $off[1]) {
+    if ($sample['request']['pid'] === $child->pid() && $sample['elapsed'] > $off[1] / 1e6) {
         $parentAfter++;
     }
     if ($sample['request']['pid'] === (int) $forked[1]) {

@@ -35,6 +35,10 @@ function busy(float $seconds): void {
         }
     }
 }
+/* stat\elapsed() in integer microseconds: see control.inc on floats */
+function us(): int {
+    return (int) (stat\elapsed() * 1e6);
+}
 function await_auto(bool $want): bool {
     $deadline = microtime(true) + 10;
     while (stat\settings()['auto'] !== $want) {
@@ -47,14 +51,14 @@ function await_auto(bool $want): bool {
 }
 $n = (int) @file_get_contents(__DIR__ . '/count') + 1;
 file_put_contents(__DIR__ . '/count', $n);
-printf("request %d start %.6f active %s auto %s\n", $n, stat\elapsed(), json_encode(stat\sampler\active()), json_encode(stat\settings()['auto']));
+printf("request %d start %d active %s auto %s\n", $n, us(), json_encode(stat\sampler\active()), json_encode(stat\settings()['auto']));
 switch ($n) {
     case 1:
         printf("request 1 saw auto off: %s\n", json_encode(await_auto(false)));
         break;
     case 2:
         busy(0.1);
-        printf("request 2 activates at %.6f\n", stat\elapsed());
+        printf("request 2 activates at %d\n", us());
         printf("request 2 activate: %s\n", json_encode(stat\sampler\activate()));
         busy(0.1);
         break;
@@ -67,7 +71,7 @@ switch ($n) {
         busy(0.1);
         break;
 }
-printf("request %d end %.6f\n", $n, stat\elapsed());
+printf("request %d end %d\n", $n, us());
 PHP);
 putenv("TEST_PHP_EXECUTABLE=$php");
 
@@ -85,8 +89,8 @@ echo preg_replace(['/ (start|end|at) [\d.]+/', '/^request 2 activates\n/m'], [''
 preg_match_all('/^request (\d) start ([\d.]+)/m', $out, $starts);
 preg_match_all('/^request (\d) end ([\d.]+)/m', $out, $ends);
 preg_match('/^request 2 activates at ([\d.]+)/m', $out, $activates);
-$start = array_combine($starts[1], array_map('floatval', $starts[2]));
-$end = array_combine($ends[1], array_map('floatval', $ends[2]));
+$start = array_combine($starts[1], array_map(fn($us) => $us / 1e6, $starts[2]));
+$end = array_combine($ends[1], array_map(fn($us) => $us / 1e6, $ends[2]));
 
 /* which request each sample belongs to: request.elapsed is taken in RINIT, before the script's first line */
 $sampled = [];
@@ -104,7 +108,7 @@ foreach ($stream->samples as $sample) {
         }
     }
     $sampled[$request ?? 'unknown'] = ($sampled[$request ?? 'unknown'] ?? 0) + 1;
-    if ($request == 2 && $sample['elapsed'] < (float) $activates[1]) {
+    if ($request == 2 && $sample['elapsed'] < $activates[1] / 1e6) {
         $early++;
     }
 }

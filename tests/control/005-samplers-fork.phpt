@@ -52,7 +52,7 @@ echo 'parent, child sampling: ', json_encode($r), "\n";
 tell($socket, 'refused');
 expect($socket, 'child stopped');
 pcntl_waitpid($pid, $status);
-$r = ['child exit' => pcntl_wexitstatus($status), 'parent activate' => stat\sampler\activate(), 'places' => places()];
+$r = ['child exit' => pcntl_wifexited($status) ? pcntl_wexitstatus($status) : 'signal ' . pcntl_wtermsig($status), 'parent activate' => stat\sampler\activate(), 'places' => places()];
 echo 'parent, child gone: ', json_encode($r), "\n";
 busy(0.05);
 $c = stat\counters();

@@ -45,7 +45,7 @@ if ($pid === 0) {
 }
 $socket = $mine;
 expect($socket, 'active');
-echo 'both active: ', json_encode(['parent activate' => $parent, 'places' => places(), 'samplers' => stat\settings()['samplers']]), "\n";
+echo 'both active: ' . json_encode(['parent activate' => $parent, 'places' => places(), 'samplers' => stat\settings()['samplers']]) . "\n";
 printf("parent saw samplers=1: %s\n", json_encode(await_samplers(1)));
 echo 'running samplers are left alone: ', json_encode(['places' => places(), 'parent active' => stat\sampler\active()]), "\n";
 tell($socket, 'limited');
@@ -55,7 +55,7 @@ printf("parent saw samplers=0: %s\n", json_encode(await_samplers(0)));
 tell($socket, 'unlimited');
 expect($socket, 'done');
 pcntl_waitpid($pid, $status);
-printf("child exit: %d\n", pcntl_wexitstatus($status));
+printf("child exit: %s\n", pcntl_wifexited($status) ? pcntl_wexitstatus($status) : "signal " . pcntl_wtermsig($status));
 $c = stat\counters();
 echo 'counters: ', json_encode(['samplers_started' => $c['samplers_started'], 'samplers_refused' => $c['samplers_refused'],
     'control_applied' => $c['control_applied'], 'control_invalid' => $c['control_invalid']]), "\n";
