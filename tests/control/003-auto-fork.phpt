@@ -44,7 +44,7 @@ if ($pid === 0) {
     $out['saw auto off'] = await_auto(false);
     $out['auto after'] = stat\settings()['auto'];
     $out['activate'] = stat\sampler\activate();
-    busy(0.1);
+    busy(0.3);
     $out['deactivate'] = stat\sampler\deactivate();
     fwrite($pair[1], json_encode($out) . "\n");
     exit(0);
@@ -56,7 +56,7 @@ $off = stat\elapsed();
 echo "child: ", trim(fgets($pair[0])), "\n";
 pcntl_waitpid($pid, $status);
 printf("child exit: %s\n", pcntl_wifexited($status) ? pcntl_wexitstatus($status) : 'signal ' . pcntl_wtermsig($status));
-busy(0.1);
+busy(0.3);
 printf("parent still active: %s\n", json_encode(stat\sampler\active()));
 printf("parent off at %d\n", (int) ($off * 1e6)); /* microseconds: see control.inc on floats */
 PHP);
@@ -64,8 +64,9 @@ PHP);
 var_dump($child->waitFor("forked "));
 $stream = new StatStream("$dir/stream.sock");
 ctl_send($control, ctl_message(CTL_AUTO, 0));
-var_dump($child->wait());
+/* to EOF while the child exits (it gives stream clients about a second to take the rest) */
 var_dump($stream->readAll());
+var_dump($child->wait());
 preg_match('/^forked (\d+)$/m', $child->stdout(), $forked);
 preg_match('/^parent off at (\d+)$/m', $child->stdout(), $off);
 echo preg_replace('/^(forked \d+|parent off at .*)\n/m', '', $child->stdout());
@@ -85,8 +86,8 @@ var_dump($stream->invalid, $child->stderr());
 ?>
 --EXPECT--
 bool(true)
-int(0)
 bool(true)
+int(0)
 parent active: true
 parent saw auto off: true
 child: {"active after fork":false,"auto before":true,"saw auto off":true,"auto after":false,"activate":true,"deactivate":true}

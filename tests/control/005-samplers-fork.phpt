@@ -27,7 +27,8 @@ if ($pid === 0) {
     expect($socket, 'parent stopped');
     $r = ['child activate' => stat\sampler\activate(), 'child active' => stat\sampler\active(), 'places' => places()];
     echo 'child, parent stopped: ', json_encode($r), "\n";
-    busy(0.05);
+    $r = ['child sampled' => sampled(10)];
+    echo 'child samples: ', json_encode($r), "\n";
     tell($socket, 'child samples');
     expect($socket, 'refused');
     $r = ['child deactivate' => stat\sampler\deactivate(), 'places' => places()];
@@ -38,8 +39,7 @@ if ($pid === 0) {
 $socket = $mine;
 echo "child ", $pid, "\n";
 $r = ['parent activate' => stat\sampler\activate(), 'places' => places()];
-echo 'parent alone: ', json_encode($r), "\n";
-busy(0.05);
+echo 'parent alone: ', json_encode($r + ['parent sampled' => sampled(10)]), "\n";
 tell($socket, 'parent samples');
 expect($socket, 'refused');
 $r = ['parent deactivate' => stat\sampler\deactivate(), 'places' => places()];
@@ -53,8 +53,7 @@ tell($socket, 'refused');
 expect($socket, 'child stopped');
 pcntl_waitpid($pid, $status);
 $r = ['child exit' => pcntl_wifexited($status) ? pcntl_wexitstatus($status) : 'signal ' . pcntl_wtermsig($status), 'parent activate' => stat\sampler\activate(), 'places' => places()];
-echo 'parent, child gone: ', json_encode($r), "\n";
-busy(0.05);
+echo 'parent, child gone: ', json_encode($r + ['parent sampled' => sampled(10)]), "\n";
 $c = stat\counters();
 echo 'counters: ', json_encode(['samplers_started' => $c['samplers_started'], 'samplers_refused' => $c['samplers_refused']]), "\n";
 PHP);
@@ -62,8 +61,9 @@ PHP);
 var_dump($child->waitFor("ready\n"));
 $stream = new StatStream("$dir/stream.sock");
 $child->send("go\n");
-var_dump($child->wait());
+/* to EOF while the child exits (it gives stream clients about a second to take the rest) */
 var_dump($stream->readAll());
+var_dump($child->wait());
 preg_match('/^child (\d+)$/m', $child->stdout(), $forked);
 echo preg_replace('/^(ready|child \d+)\n/m', '', $child->stdout());
 
@@ -82,15 +82,16 @@ var_dump($stream->invalid, $child->stderr());
 ?>
 --EXPECT--
 bool(true)
-int(0)
 bool(true)
-parent alone: {"parent activate":true,"places":1}
+int(0)
+parent alone: {"parent activate":true,"places":1,"parent sampled":true}
 child, parent sampling: {"child activate":false,"child active":false,"refused":1,"places":1}
 parent stops: {"parent deactivate":true,"places":0}
 child, parent stopped: {"child activate":true,"child active":true,"places":1}
+child samples: {"child sampled":true}
 parent, child sampling: {"parent activate":false,"parent active":false,"refused":2}
 child stops: {"child deactivate":true,"places":0}
-parent, child gone: {"child exit":0,"parent activate":true,"places":1}
+parent, child gone: {"child exit":0,"parent activate":true,"places":1,"parent sampled":true}
 counters: {"samplers_started":3,"samplers_refused":2}
 sampling, in time order: parent child parent
 array(0) {
