@@ -1,0 +1,44 @@
+--TEST--
+control: after interval=10000000 (10 s, the maximum), interval=1000 applies promptly, not after the pending 10 s tick
+--INI--
+stat.stream=0
+stat.control=0
+--FILE--
+<?php
+require __DIR__ . '/control.inc';
+
+$dir = stat_test_dir();
+$control = "unix://$dir/control.sock";
+$worker = new CtlWorker(['stat.stream' => "unix://$dir/stream.sock", 'stat.control' => $control, 'stat.interval' => '1000']);
+$worker->report();
+$stream = new StatStream("$dir/stream.sock");
+
+ctl_send($control, ctl_message(CTL_INTERVAL, 10000000));
+$slow = $worker->await('settings', 'interval', '==', 10000000);
+printf("child saw the maximum interval: %s\n", json_encode($slow['met']));
+/* a tick after the change means the sampler has read the new interval for its next wait */
+printf("one more sample after the change: %s\n", ctl_sampled_after($stream, $slow['elapsed'], 5.0) ? 'yes' : 'no');
+
+ctl_send($control, ctl_message(CTL_INTERVAL, 1000));
+$fast = $worker->await('settings', 'interval', '==', 1000);
+printf("child saw interval 1000: %s\n", json_encode($fast['met']));
+$wait = microtime(true);
+/* 1 ms is the new interval: 3 s is plenty, and well short of the 10 s tick */
+$resumed = ctl_sampled_after($stream, $fast['elapsed'], 3.0);
+printf("sampling resumed within 3 s: %s\n", $resumed ? 'yes' : sprintf('no (nothing for %.1f s)', microtime(true) - $wait));
+
+[$code, $final, $took] = $worker->finish();
+var_dump($code);
+printf("exit not held by the long tick: %s\n", $took < 5.0 ? 'yes' : "no ($took s)");
+var_dump($stream->invalid, $worker->stderr());
+?>
+--EXPECT--
+child saw the maximum interval: true
+one more sample after the change: yes
+child saw interval 1000: true
+sampling resumed within 3 s: yes
+int(0)
+exit not held by the long tick: yes
+array(0) {
+}
+string(0) ""
