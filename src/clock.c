@@ -21,6 +21,11 @@ void stat_clock_start(uint64_t epoch)
 	stat_clock_epoch = epoch;
 }
 
+uint64_t stat_clock_epoch_ns(void)
+{
+	return stat_clock_epoch;
+}
+
 double stat_clock_seconds(uint64_t ns)
 {
 	if (ns < stat_clock_epoch) {

@@ -18,6 +18,9 @@ uint64_t stat_clock_now(void);
 /* Set the epoch (MINIT, before any fork). */
 void stat_clock_start(uint64_t epoch);
 
+/* The epoch, in CLOCK_MONOTONIC nanoseconds. */
+uint64_t stat_clock_epoch_ns(void);
+
 /* Seconds since the epoch, for JSON and stat\elapsed(). Any thread. */
 double stat_clock_seconds(uint64_t ns);
 double stat_clock_elapsed(void);

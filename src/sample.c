@@ -14,6 +14,9 @@
 #include "php.h"
 #include "zend_vm_opcodes.h"
 
+/* the C library's, not PHP's (whose number formatting shares state with the engine) */
+#undef snprintf
+
 #include "sample.h"
 #include "strings.h"
 #include "requests.h"
@@ -33,6 +36,35 @@ void stat_sample_minit(void)
 size_t stat_sample_size(uint64_t stack)
 {
 	return sizeof(stat_sample) + stack * sizeof(stat_frame);
+}
+
+/* "S.UUUUUU" for a count of microseconds, without the C library's printf. */
+static int stat_format_seconds(char *text, size_t size, uint64_t us)
+{
+	char digits[24];
+	uint64_t seconds = us / 1000000, fraction = us % 1000000;
+	size_t n = 0, at = 0;
+	int i;
+
+	do {
+		digits[n++] = (char) ('0' + seconds % 10);
+		seconds /= 10;
+	} while (seconds && n < sizeof(digits));
+	if (n + 8 > size) {
+		return -1;
+	}
+	while (n) {
+		text[at++] = digits[--n];
+	}
+	text[at++] = '.';
+	for (i = 5; i >= 0; i--) {
+		text[at + i] = (char) ('0' + fraction % 10);
+		fraction /= 10;
+	}
+	at += 6;
+	text[at] = '\0';
+
+	return (int) at;
 }
 
 /* Length of the valid UTF-8 sequence at s (0 if invalid). */
@@ -123,13 +155,18 @@ static void stat_json_ref(json_object *object, const char *key, uint32_t ref)
 	json_object_object_add(object, key, stat_json_string(value, length));
 }
 
+/*
+ * Seconds with microseconds, printed from integers: no floating point
+ * formatting (php.h maps snprintf to PHP's own, whose dtoa state is shared
+ * with the engine).
+ */
 static json_object *stat_json_seconds(uint64_t ns)
 {
 	char text[32];
-	double seconds = stat_clock_seconds(ns);
+	uint64_t us = ns > stat_clock_epoch_ns() ? (ns - stat_clock_epoch_ns()) / STAT_NS_PER_USEC : 0;
+	int length = stat_format_seconds(text, sizeof(text), us);
 
-	snprintf(text, sizeof(text), "%.6f", seconds);
-	return json_object_new_double_s(seconds, text);
+	return json_object_new_double_s((double) us / 1e6, length > 0 ? text : "0.000000");
 }
 
 static void stat_json_request(json_object *root, const stat_sample *sample)

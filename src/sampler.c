@@ -26,6 +26,9 @@
 #include "clock.h"
 #include "atomic.h"
 
+/* the longest a sampler sleeps before looking at the live interval again */
+#define STAT_SAMPLER_SLICE (50 * 1000 * 1000ULL)
+
 struct _stat_sampler {
 	pthread_t          thread;
 	pid_t              pid;        /* the process the thread runs in */
@@ -123,17 +126,28 @@ static void stat_sampler_tick(stat_sampler *sampler, uint64_t now)
 static void *stat_sampler_main(void *argument)
 {
 	stat_sampler *sampler = argument;
-	uint64_t next;
+	uint64_t last;
 
 	/* the default 50 us of timer slack would stretch every short interval */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	next = stat_clock_now();
+	last = stat_clock_now();
 
 	while (stat_atomic_load_u32(&sampler->stop) == 0) {
 		uint64_t interval = stat_atomic_load_relaxed(&stat_memory->live.interval) * STAT_NS_PER_USEC;
-		uint64_t now;
+		uint64_t next = last + interval, now;
 
-		next += interval;
+		/*
+		 * Sleep in slices of at most STAT_SAMPLER_SLICE, so that a shorter
+		 * interval sent by control is taken up promptly, not after a long
+		 * tick already being waited out.
+		 */
+		if (interval > STAT_SAMPLER_SLICE) {
+			now = stat_clock_now();
+			if (next > now + STAT_SAMPLER_SLICE) {
+				stat_sampler_wait(sampler, now + STAT_SAMPLER_SLICE);
+				continue;
+			}
+		}
 		stat_sampler_wait(sampler, next);
 		if (stat_atomic_load_u32(&sampler->stop) != 0) {
 			break;
@@ -142,12 +156,13 @@ static void *stat_sampler_main(void *argument)
 		stat_sampler_tick(sampler, stat_clock_now());
 
 		/* ticks whose deadline has passed are skipped, not replayed */
+		last = next;
 		now = stat_clock_now();
-		if (now >= next + interval) {
-			uint64_t missed = (now - next) / interval;
+		if (now >= last + interval) {
+			uint64_t missed = (now - last) / interval;
 
 			stat_atomic_count(STAT_COUNTER(ticks_missed), missed);
-			next += missed * interval;
+			last += missed * interval;
 		}
 	}
 
