@@ -3,6 +3,7 @@ pool: 3000 requests with distinct URIs, 16 at a time, on 8 php-fpm workers: ever
 --SKIPIF--
 <?php require __DIR__ . '/pool.inc'; if ($why = stat_pool_skip(['fpm', 'nginx'], true)) die("skip $why"); ?>
 --INI--
+memory_limit=1024M
 stat.stream=0
 stat.control=0
 --FILE--

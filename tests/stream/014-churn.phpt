@@ -3,6 +3,7 @@ stream: churn at stat.interval=10 (closures, eval, generators, fibers, exception
 --SKIPIF--
 <?php if (!getenv('STAT_TEST_HEAVY')) die('skip set STAT_TEST_HEAVY'); ?>
 --INI--
+memory_limit=1024M
 stat.stream=0
 stat.control=0
 --FILE--
