@@ -29,7 +29,8 @@ function consume() {
 consume();
 PHP);
 
-stat_stacks_show('inner generator', $samples, ['function' => 'inner']);
+/* all samples, also those whose stack does not reach the script */
+stat_stacks_show('inner generator', $samples, ['function' => 'inner'], 20, false);
 ?>
 --EXPECT--
 exit: 0

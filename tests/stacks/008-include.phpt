@@ -8,9 +8,13 @@ stat.control=0
 require __DIR__ . '/stacks.inc';
 
 $dir = stat_test_dir();
+/*
+ * The loop is the included code's only line: samples taken while PHP attaches
+ * the includer's variables before the first opcode, or detaches them after the
+ * last, report the first or last line, which is this one.
+ */
 file_put_contents("$dir/leaf.php", <<<'PHP'
 <?php
-$x = 1;
 for ($i = 1; $i % 100000 || more(); $i++);
 PHP);
 file_put_contents("$dir/middle.php", <<<'PHP'
@@ -37,10 +41,10 @@ exit: 0
 stderr: ''
 invalid lines: 0
 included file: enough samples
-{"file":"DIR/leaf.php","line":3}
+{"file":"DIR/leaf.php","line":2}
 {"file":"DIR/middle.php","line":3}
 {"file":"child.php","line":8}
 
-{"file":"DIR/leaf.php","line":3}
+{"file":"DIR/leaf.php","line":2}
 {"function":"load","file":"child.php","line":4}
 {"file":"child.php","line":6}
