@@ -13,9 +13,9 @@ function run(string $code) {
     until(200);
     return eval($code);
 }
-run('$x = 1;
-for ($i = 1; $i % 100000 || more(); $i++);
-return $x;');
+/* the loop is the eval'd code's only line (line 3): samples taken while PHP
+   attaches or detaches run()'s variables report its first or last line */
+run("\n\n" . 'for ($i = 1; $i % 100000 || more(); $i++);');
 eval('function defined_in_eval() {
     $y = 2;
     for ($i = 1; $i % 100000 || more(); $i++);
@@ -32,9 +32,9 @@ exit: 0
 stderr: ''
 invalid lines: 0
 eval in a function: enough samples
-{"file":"child.php(4) : eval()'d code","line":2}
+{"file":"child.php(4) : eval()'d code","line":3}
 {"function":"run","file":"child.php","line":4}
-{"file":"child.php","line":6}
+{"file":"child.php","line":8}
 function defined in eval: enough samples
 {"function":"defined_in_eval","file":"child.php(9) : eval()'d code","line":3}
 {"file":"child.php","line":14}

@@ -12,14 +12,18 @@ $samples = stat_stacks_run([], <<<'PHP'
 $x = 1;
 
 until(200);
+$from = stat\elapsed();
 for ($i = 1; $i % 100000 || more(); $i++);
-$y = 2;
-PHP);
+$to = stat\elapsed();
+echo json_encode([$from, $to]), "\n";
+PHP, $child);
 
-stat_stacks_show('top-level code', $samples, ['function' => null, 'file' => 'child.php']);
-$top = stat_stacks_select($samples, ['function' => null, 'file' => 'child.php']);
+/* samples taken while the loop ran (not while PHP set up or tore down the script's frame) */
+[$from, $to] = json_decode($child->stdout(), true);
+$during = array_filter($samples, fn($s) => $s['elapsed'] > $from && $s['elapsed'] < $to);
+stat_stacks_show('top-level code', $during, ['function' => null, 'file' => 'child.php']);
 $shapes = [];
-foreach ($top as $sample) {
+foreach (stat_stacks_select($during, ['function' => null, 'file' => 'child.php']) as $sample) {
     $sample['location']['file'] = stat_stacks_path($sample['location']['file'] ?? '?');
     unset($sample['location']['offset']);
     $shapes[] = $sample['type'] . ' location=' . json_encode($sample['location'], JSON_UNESCAPED_SLASHES) .
@@ -32,5 +36,5 @@ exit: 0
 stderr: ''
 invalid lines: 0
 top-level code: enough samples
-{"file":"child.php","line":5}
-user location={"file":"child.php","line":5} symbol=null
+{"file":"child.php","line":6}
+user location={"file":"child.php","line":6} symbol=null
