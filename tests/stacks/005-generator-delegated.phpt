@@ -15,8 +15,9 @@ function inner() {
     yield 2;
 }
 function outer() {
+    $inner = inner();
     yield 0;
-    yield from inner();
+    yield from $inner;
 }
 function consume() {
     foreach (outer() as $v) {
@@ -38,6 +39,6 @@ stderr: ''
 invalid lines: 0
 inner generator: enough samples
 {"function":"inner","file":"child.php","line":4}
-{"function":"outer","file":"child.php","line":9}
-{"function":"consume","file":"child.php","line":12}
-{"file":"child.php","line":19}
+{"function":"outer","file":"child.php","line":10}
+{"function":"consume","file":"child.php","line":13}
+{"file":"child.php","line":20}

@@ -7,7 +7,8 @@ stat.control=0
 <?php
 require __DIR__ . '/stacks.inc';
 
-$samples = stat_stacks_run(['stat.stack' => '64', 'stat.samples' => '8000'], <<<'PHP'
+$depths = [];
+stat_stacks_run(['stat.stack' => '64', 'stat.samples' => '8000'], <<<'PHP'
 <?php
 function down(int $n) {
     if ($n > 1) {
@@ -32,7 +33,14 @@ foreach ([10, 1000] as $depth) {
     }
     echo json_encode(['depth' => $depth] + $d), "\n";
 }
-PHP, $child, fn($s) => ($s['stack'][0]['function'] ?? null) === 'down' && ($s['stack'][0]['line'] ?? null) === 12);
+PHP, $child, function ($sample) use (&$depths) {
+    /* keep only the shapes of the samples in the hot loop: how many frames, and the last */
+    if (($sample['stack'][0]['function'] ?? null) === 'down' && ($sample['stack'][0]['line'] ?? null) === 12) {
+        $last = $sample['stack'][count($sample['stack']) - 1];
+        $depths[count($sample['stack']) . ' frames, ' . stat_stacks_frame($last)] = true;
+    }
+    return false;
+});
 
 foreach (explode("\n", trim($child->stdout())) as $line) {
     $d = json_decode($line, true);
@@ -42,11 +50,6 @@ foreach (explode("\n", trim($child->stdout())) as $line) {
     printf("depth %d: strings inserted after warm-up: %d\n", $d['depth'], $d['strings_inserted']);
 }
 /* the samples in the hot loop really were that deep: 10 frames, and 1000 cut at 64 */
-$depths = [];
-foreach ($samples as $sample) {
-    $last = $sample['stack'][count($sample['stack']) - 1];
-    $depths[count($sample['stack']) . ' frames, ' . stat_stacks_frame($last)] = true;
-}
 ksort($depths);
 echo implode("\n", array_keys($depths)), "\n";
 ?>
