@@ -31,6 +31,7 @@
 
 #include "php.h"
 #include "zend_alloc.h"
+#include "zend_generators.h"
 #include "SAPI.h"
 
 #include "frame.h"
@@ -47,6 +48,14 @@
 #define STAT_FRAME_DEPTH_MAX   1000000
 #define STAT_FRAME_DEPTH_READS 4096
 #define STAT_FRAME_SLOTS       (STAT_STACK_MAX + 1)
+/* frames under a cut remembered, and how many of those nearest the root are re-read each time */
+#define STAT_FRAME_KNOWN       65536
+#define STAT_FRAME_ANCHORS     8
+/* func .. prev_execute_data of a frame: what identifies it in a chain */
+#define STAT_FRAME_HEAD_FROM   offsetof(zend_execute_data, func)
+#define STAT_FRAME_HEAD_SPAN   (offsetof(zend_execute_data, prev_execute_data) + sizeof(void *) - STAT_FRAME_HEAD_FROM)
+/* generators delegating with yield from, followed at most */
+#define STAT_FRAME_DELEGATION  64
 #define STAT_FRAME_ARGS_BYTES  (STAT_ARGINFO_MAX * sizeof(zval))
 /* what is read of a function: the common head, and an op_array's up to line_start */
 #define STAT_FRAME_FUNC_BYTES  (offsetof(zend_op_array, line_start) + sizeof(uint32_t))
@@ -85,12 +94,21 @@ typedef struct _stat_frame_found {
 	uintptr_t func;
 	uintptr_t opline;
 	uint32_t  num_args;
+	uint32_t  call_info;
 	int       func_index;   /* into funcs[] */
 	bool      want_line;
 	uint32_t  line_from;    /* the frame whose read of the same opline serves this one */
 	uint32_t  line_data[2]; /* lineno, opcode (+ op types) */
 	bool      have_line;
 } stat_frame_found;
+
+/* A frame under the cut, with how many frames there are from it to the root. */
+typedef struct _stat_frame_known {
+	uintptr_t address;
+	uintptr_t func;
+	uintptr_t prev;
+	uint32_t  depth;
+} stat_frame_known;
 
 typedef union _stat_frame_func {
 	zend_function function;
@@ -112,15 +130,20 @@ struct _stat_frame_reader {
 	size_t           lower_size;
 	unsigned char   *below;       /* the current page under the window; whole pages when counting */
 	uintptr_t        below_lo, below_hi;
-	/* the cut of the last truncated stack, and the depth found under it */
-	uintptr_t        cut_address, cut_func, cut_prev;
-	uint32_t         cut_depth;
+	/* frames under the cut of a truncated stack, learnt by counting them once */
+	stat_frame_known *known;
+	uint32_t         *known_index;   /* open addressing: address -> index + 1 */
+	uint32_t          known_count;
+	/* the frames nearest the root, checked again at every use of `known` */
+	unsigned char     anchors[STAT_FRAME_ANCHORS][STAT_FRAME_HEAD_SPAN];
+	uint32_t          anchor_count;
+	bool              anchors_ok;
 	unsigned char    leaf[sizeof(zend_execute_data)];
 	size_t           leaf_bytes;
 	stat_frame_found found[STAT_FRAME_SLOTS];
 	stat_frame_func  funcs[STAT_FRAME_SLOTS];
 	uintptr_t        func_addresses[STAT_FRAME_SLOTS];
-	struct iovec     local[2 * STAT_FRAME_SLOTS], remote[2 * STAT_FRAME_SLOTS];
+	struct iovec     local[2 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS], remote[2 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS];
 	stat_frame_cache cache[STAT_FRAME_CACHE];
 };
 
@@ -134,7 +157,9 @@ stat_frame_reader *stat_frame_reader_create(void)
 	reader->window = malloc(STAT_FRAME_WINDOW_MAX + sizeof(reader->leaf));
 	reader->below = malloc(STAT_FRAME_WINDOW_MAX);
 	reader->lower = malloc(STAT_FRAME_WINDOW_MAX);
-	if (!reader->window || !reader->below || !reader->lower) {
+	reader->known = malloc(STAT_FRAME_KNOWN * sizeof(stat_frame_known));
+	reader->known_index = malloc(2 * STAT_FRAME_KNOWN * sizeof(uint32_t));
+	if (!reader->window || !reader->below || !reader->lower || !reader->known || !reader->known_index) {
 		stat_frame_reader_free(reader);
 		return NULL;
 	}
@@ -143,6 +168,72 @@ stat_frame_reader *stat_frame_reader_create(void)
 	stat_frame_reader_reset(reader);
 
 	return reader;
+}
+
+/* Drop what was learnt about the frames under a cut. */
+static void stat_frame_forget(stat_frame_reader *reader)
+{
+	reader->known_count = 0;
+	reader->anchor_count = 0;
+	reader->anchors_ok = false;
+	memset(reader->known_index, 0, 2 * STAT_FRAME_KNOWN * sizeof(uint32_t));
+}
+
+static inline uint32_t stat_frame_known_slot(uintptr_t address)
+{
+	return (uint32_t) (((address >> 4) * 0x9e3779b97f4a7c15ULL) >> 40) % (2 * STAT_FRAME_KNOWN);
+}
+
+static const stat_frame_known *stat_frame_known_find(stat_frame_reader *reader, uintptr_t address)
+{
+	uint32_t slot = stat_frame_known_slot(address), probes;
+
+	for (probes = 0; probes < 2 * STAT_FRAME_KNOWN && reader->known_index[slot]; probes++) {
+		const stat_frame_known *known = &reader->known[reader->known_index[slot] - 1];
+
+		if (known->address == address) {
+			return known;
+		}
+		slot = (slot + 1) % (2 * STAT_FRAME_KNOWN);
+	}
+
+	return NULL;
+}
+
+/* A copied range of the VM stack, to follow prev pointers through in memory. */
+typedef struct _stat_frame_region {
+	uintptr_t            lo, hi;
+	const unsigned char *data;
+} stat_frame_region;
+
+/* The identifying head (func .. prev) of the frame at address, if the region holds it. */
+static const unsigned char *stat_frame_region_head(const stat_frame_region *region, uintptr_t address)
+{
+	if (address < region->lo || address + sizeof(zend_execute_data) > region->hi) {
+		return NULL;
+	}
+	return region->data + (address - region->lo) + STAT_FRAME_HEAD_FROM;
+}
+
+static inline uintptr_t stat_frame_head_func(const unsigned char *head)
+{
+	uintptr_t func;
+
+	memcpy(&func, head + offsetof(zend_execute_data, func) - STAT_FRAME_HEAD_FROM, sizeof(func));
+	return func;
+}
+
+static inline uintptr_t stat_frame_head_prev(const unsigned char *head)
+{
+	uintptr_t prev;
+
+	memcpy(&prev, head + offsetof(zend_execute_data, prev_execute_data) - STAT_FRAME_HEAD_FROM, sizeof(prev));
+	return prev;
+}
+
+static inline const zval *stat_frame_head_this(const unsigned char *head)
+{
+	return (const zval *) (head + offsetof(zend_execute_data, This) - STAT_FRAME_HEAD_FROM);
 }
 
 /* Request thread: whether opcache's JIT may run this request's code. */
@@ -181,7 +272,7 @@ void stat_frame_reader_reset(stat_frame_reader *reader)
 	}
 
 	reader->jit = stat_frame_jit();
-	reader->cut_address = 0;
+	stat_frame_forget(reader);
 	reader->page = 0;
 	memset(reader->cache, 0, sizeof(reader->cache));
 }
@@ -192,6 +283,8 @@ void stat_frame_reader_free(stat_frame_reader *reader)
 		free(reader->window);
 		free(reader->below);
 		free(reader->lower);
+		free(reader->known);
+		free(reader->known_index);
 		free(reader);
 	}
 }
@@ -298,8 +391,10 @@ static bool stat_frame_names(stat_frame_reader *reader, uintptr_t address, const
  * any extra ones after its variables and temporaries; an internal function
  * has them all in a row after the frame.
  */
-static void stat_frame_args(stat_frame_reader *reader, uintptr_t frame, const zend_function *func, uint32_t count, stat_sample *sample)
+static bool stat_frame_args(stat_frame_reader *reader, uintptr_t frame, uintptr_t func_address, const zend_function *func,
+	uint32_t count, stat_sample *sample)
 {
+	uint32_t num_args = count;
 	zval args[STAT_ARGINFO_MAX];
 	struct iovec local[STAT_ARGINFO_MAX], remote[STAT_ARGINFO_MAX];
 	uint64_t values[STAT_ARGINFO_MAX];
@@ -328,10 +423,20 @@ static void stat_frame_args(stat_frame_reader *reader, uintptr_t frame, const ze
 
 	if (count > 0) {
 		unsigned long first = declared ? 0 : 1, n = (declared ? 1 : 0) + (count > declared ? 1 : 0);
+		unsigned char head[STAT_FRAME_HEAD_SPAN];
 
-		got = stat_frame_readv(reader, local + first, remote + first, n);
-		if (got < (ssize_t) (count * sizeof(zval))) {
-			count = got > 0 ? (uint32_t) ((size_t) got / sizeof(zval)) : 0;
+		/* the frame's head again, after the arguments: still the same call? */
+		local[first + n].iov_base = head;
+		local[first + n].iov_len = sizeof(head);
+		remote[first + n].iov_base = (void *) (frame + STAT_FRAME_HEAD_FROM);
+		remote[first + n].iov_len = sizeof(head);
+
+		got = stat_frame_readv(reader, local + first, remote + first, n + 1);
+		if (got != (ssize_t) (count * sizeof(zval) + sizeof(head)) ||
+			stat_frame_head_func(head) != (uintptr_t) func_address ||
+			stat_frame_head_this(head)->u2.num_args != num_args) {
+			/* the call returned while its arguments were read: no arguments from another call */
+			return false;
 		}
 	}
 
@@ -369,7 +474,7 @@ static void stat_frame_args(stat_frame_reader *reader, uintptr_t frame, const ze
 	sample->flags |= STAT_SAMPLE_ARGINFO;
 
 	if (wanted == 0) {
-		return;
+		return true;
 	}
 
 	/* a failed read of one argument leaves the rest without sizes, nothing worse */
@@ -396,6 +501,8 @@ static void stat_frame_args(stat_frame_reader *reader, uintptr_t frame, const ze
 			arg->has_meta = 1;
 		}
 	}
+
+	return true;
 }
 
 /*
@@ -601,7 +708,7 @@ static size_t stat_frame_window_size(size_t size, size_t need)
 /* (3) Read every distinct function, and the line of every frame that has one. */
 static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint32_t *funcs)
 {
-	unsigned long iovecs = 0, done = 0;
+	unsigned long iovecs = 0, done = 0, anchors;
 	uint32_t i, j, distinct = 0;
 
 	for (i = 0; i < count; i++) {
@@ -645,6 +752,21 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 		}
 	}
 
+	/* the known frames nearest the root: are they still there? */
+	anchors = iovecs;
+	if (reader->known_count && reader->anchor_count) {
+		for (i = 0; i < reader->anchor_count; i++) {
+			const stat_frame_known *known = &reader->known[reader->known_count - 1 - i];
+
+			memset(reader->anchors[i], 0, STAT_FRAME_HEAD_SPAN);
+			reader->local[iovecs].iov_base = reader->anchors[i];
+			reader->local[iovecs].iov_len = STAT_FRAME_HEAD_SPAN;
+			reader->remote[iovecs].iov_base = (void *) (known->address + STAT_FRAME_HEAD_FROM);
+			reader->remote[iovecs].iov_len = STAT_FRAME_HEAD_SPAN;
+			iovecs++;
+		}
+	}
+
 	/* a read stops at the first iovec that fails: go on after it (an opline may be stale) */
 	while (done < iovecs) {
 		unsigned long batch = iovecs - done > IOV_MAX ? IOV_MAX : iovecs - done;
@@ -671,6 +793,14 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 			k++;
 		}
 		done = k;
+	}
+
+	reader->anchors_ok = reader->known_count && reader->anchor_count && iovecs > anchors;
+	for (i = 0; reader->anchors_ok && i < reader->anchor_count; i++) {
+		const stat_frame_known *known = &reader->known[reader->known_count - 1 - i];
+
+		reader->anchors_ok = stat_frame_head_func(reader->anchors[i]) == known->func &&
+			stat_frame_head_prev(reader->anchors[i]) == known->prev;
 	}
 
 	for (i = 0; i < count; i++) {
@@ -722,7 +852,7 @@ static bool stat_frame_resolve(stat_frame_reader *reader, stat_frame_found *foun
 			if (!stat_frame_names(reader, found->func, func, frame)) {
 				return false;
 			}
-			if (op_array->fn_flags & ZEND_ACC_CLOSURE) {
+			if ((op_array->fn_flags & ZEND_ACC_CLOSURE) && !(op_array->fn_flags & ZEND_ACC_FAKE_CLOSURE)) {
 				frame->start = op_array->line_start;
 				frame->flags |= STAT_FRAME_START;
 			}
@@ -751,21 +881,6 @@ static bool stat_frame_resolve(stat_frame_reader *reader, stat_frame_found *foun
 		default:
 			return false;
 	}
-}
-
-/* A copied range of the VM stack, to follow prev pointers through in memory. */
-typedef struct _stat_frame_region {
-	uintptr_t            lo, hi;
-	const unsigned char *data;
-} stat_frame_region;
-
-static bool stat_frame_region_prev(const stat_frame_region *region, uintptr_t address, uintptr_t *prev)
-{
-	if (address < region->lo || address + sizeof(zend_execute_data) > region->hi) {
-		return false;
-	}
-	memcpy(prev, region->data + (address - region->lo) + offsetof(zend_execute_data, prev_execute_data), sizeof(*prev));
-	return true;
 }
 
 /* Copy the used part of a VM stack page into reader->below; its prev page in *prev. */
@@ -801,9 +916,62 @@ static bool stat_frame_page(stat_frame_reader *reader, uintptr_t page, uintptr_t
 }
 
 /*
- * How many frames lie below `address` (inclusive), following prev pointers:
- * through the window, then page by page down the VM stack (two reads a
- * page), and one read per frame that lives elsewhere (generators' frames).
+ * A frame with no function whose This is a generator is the placeholder a
+ * generator leaves when it delegates with `yield from`: the frames that
+ * belong in its place are those of the generators between the one resumed
+ * (This) and the one running, which the engine links only when it builds a
+ * backtrace. Their execute_data addresses, innermost first; false if the
+ * chain does not read or validate.
+ */
+static bool stat_frame_delegation(stat_frame_reader *reader, const zval *this_zv, uintptr_t *frames, uint32_t *count)
+{
+	uintptr_t generator = (uintptr_t) Z_OBJ_P(this_zv), ce = 0;
+	uintptr_t found[STAT_FRAME_DELEGATION];
+	struct {
+		uintptr_t execute_data;
+		uintptr_t parent;
+	} node, next;
+	uint32_t n = 0, i;
+
+	if (!stat_frame_read_one(reader, &ce, generator + offsetof(zend_object, ce), sizeof(ce)) ||
+		ce != (uintptr_t) zend_ce_generator) {
+		return false;
+	}
+
+	if (!stat_frame_read_one(reader, &node.execute_data, generator + offsetof(zend_generator, execute_data), sizeof(uintptr_t)) ||
+		!stat_frame_read_one(reader, &node.parent, generator + offsetof(zend_generator, node.parent), sizeof(uintptr_t))) {
+		return false;
+	}
+	while (node.parent != 0) {
+		if (n == STAT_FRAME_DELEGATION ||
+			!stat_frame_read_one(reader, &next.execute_data, node.parent + offsetof(zend_generator, execute_data), sizeof(uintptr_t)) ||
+			!stat_frame_read_one(reader, &next.parent, node.parent + offsetof(zend_generator, node.parent), sizeof(uintptr_t))) {
+			return false;
+		}
+		found[n++] = node.execute_data;
+		if (next.parent == 0) {
+			/* node.parent is the generator running: the chain is complete */
+			break;
+		}
+		node = next;
+	}
+	if (n == 0) {
+		return false;
+	}
+
+	for (i = 0; i < n; i++) {
+		frames[i] = found[n - 1 - i];
+	}
+	*count = n;
+	return true;
+}
+
+/*
+ * How many frames lie below `address` (inclusive), following prev pointers
+ * through the window, then page by page down the VM stack (two reads a page),
+ * one read per frame that lives elsewhere (generators'). What it walks is
+ * remembered in `known`, so that the next stack cut at another place, or at
+ * the same place, finds its depth from the frames it passes in memory.
  */
 static bool stat_frame_count(stat_frame_reader *reader, const stat_frame_globals *globals, uintptr_t address, uint32_t *depth)
 {
@@ -811,23 +979,30 @@ static bool stat_frame_count(stat_frame_reader *reader, const stat_frame_globals
 	stat_frame_region lower = {reader->lower_lo, reader->lower_hi, reader->lower};
 	stat_frame_region page = {0, 0, NULL};
 	uintptr_t next_page = globals->page, next_top = reader->window_lo;
-	uint32_t count = 0;
+	uintptr_t pending[STAT_FRAME_DELEGATION];
+	uint32_t count = 0, pending_count = 0, pending_at = 0, i;
+	unsigned char head[STAT_FRAME_HEAD_SPAN];
 	int reads = 0;
 
+	stat_frame_forget(reader);
+
 	while (address != 0) {
-		uintptr_t prev;
+		const unsigned char *copy;
+		uintptr_t func, prev;
 
 		if (++count > STAT_FRAME_DEPTH_MAX) {
 			return false;
 		}
-		if (stat_frame_region_prev(&window, address, &prev) || stat_frame_region_prev(&lower, address, &prev) ||
-			stat_frame_region_prev(&page, address, &prev)) {
-			address = prev;
-			continue;
-		}
 
+		copy = stat_frame_region_head(&window, address);
+		if (!copy) {
+			copy = stat_frame_region_head(&lower, address);
+		}
+		if (!copy) {
+			copy = stat_frame_region_head(&page, address);
+		}
 		/* the next page down may hold it: stacks grow upwards within and across pages */
-		while (next_page != 0 && reads < STAT_FRAME_DEPTH_READS) {
+		while (!copy && next_page != 0 && reads < STAT_FRAME_DEPTH_READS) {
 			uintptr_t below = 0;
 
 			reads += 2;
@@ -836,25 +1011,110 @@ static bool stat_frame_count(stat_frame_reader *reader, const stat_frame_globals
 			}
 			next_page = below;
 			next_top = 0;
-			if (stat_frame_region_prev(&page, address, &prev)) {
-				break;
-			}
+			copy = stat_frame_region_head(&page, address);
 		}
-		if (stat_frame_region_prev(&page, address, &prev)) {
-			address = prev;
+		if (!copy) {
+			/* not on the VM stack: one read for this frame */
+			if (++reads > STAT_FRAME_DEPTH_READS ||
+				!stat_frame_read_one(reader, head, address + STAT_FRAME_HEAD_FROM, sizeof(head))) {
+				return false;
+			}
+			copy = head;
+		}
+
+		func = stat_frame_head_func(copy);
+		prev = stat_frame_head_prev(copy);
+		if (func == 0 && Z_TYPE_P(stat_frame_head_this(copy)) == IS_OBJECT) {
+			/* a yield from placeholder: count the delegating generators instead */
+			count--;
+			if (pending_at < pending_count || !stat_frame_delegation(reader, stat_frame_head_this(copy), pending, &pending_count)) {
+				return false;
+			}
+			reads += 3 * (int) pending_count;
+			pending_at = 0;
+			address = pending[pending_at++];
+			/* after the generators, on with the placeholder's caller */
+			pending[pending_count] = prev;
 			continue;
 		}
 
-		/* not on the VM stack: one read for this frame */
-		if (++reads > STAT_FRAME_DEPTH_READS ||
-			!stat_frame_read_one(reader, &prev, address + offsetof(zend_execute_data, prev_execute_data), sizeof(prev))) {
-			return false;
+		if (reader->known_count < STAT_FRAME_KNOWN) {
+			stat_frame_known *known = &reader->known[reader->known_count++];
+
+			known->address = address;
+			known->func = func;
+			known->prev = prev;
+			known->depth = count; /* for now: the position from the top; turned into depth below */
 		}
-		address = prev;
+
+		if (pending_at && pending_at <= pending_count) {
+			/* inside a delegation: the generators' own prev links are stale */
+			address = pending[pending_at++];
+			if (pending_at > pending_count) {
+				pending_at = pending_count = 0;
+			}
+		} else {
+			address = prev;
+		}
+	}
+
+	/* depth of each remembered frame: frames from it to the root */
+	for (i = 0; i < reader->known_count; i++) {
+		stat_frame_known *known = &reader->known[i];
+		uint32_t slot = stat_frame_known_slot(known->address);
+
+		known->depth = count - known->depth + 1;
+		while (reader->known_index[slot]) {
+			slot = (slot + 1) % (2 * STAT_FRAME_KNOWN);
+		}
+		reader->known_index[slot] = i + 1;
+	}
+	/* the frames nearest the root are read again at each use of what was learnt */
+	reader->anchor_count = 0;
+	if (reader->known_count == count) {
+		reader->anchor_count = reader->known_count < STAT_FRAME_ANCHORS ? reader->known_count : STAT_FRAME_ANCHORS;
 	}
 
 	*depth = count;
 	return true;
+}
+
+/*
+ * The depth under the cut from what was learnt before, walking only frames
+ * already in memory (window, previous page) until one is known: constant
+ * cost while the cut stays in the part of the stack counted before. The
+ * known frames nearest the root were read again in (3) (anchors_ok): a stack
+ * that is new underneath is counted again.
+ */
+static bool stat_frame_count_known(stat_frame_reader *reader, uintptr_t address, uint32_t *depth)
+{
+	stat_frame_region window = {reader->window_lo, reader->window_hi, reader->window};
+	stat_frame_region lower = {reader->lower_lo, reader->lower_hi, reader->lower};
+	uint32_t steps = 0;
+
+	if (reader->known_count == 0 || !reader->anchors_ok) {
+		return false;
+	}
+
+	while (address != 0 && steps < STAT_FRAME_SLOTS * 4) {
+		const stat_frame_known *known = stat_frame_known_find(reader, address);
+		const unsigned char *copy = stat_frame_region_head(&window, address);
+
+		if (!copy) {
+			copy = stat_frame_region_head(&lower, address);
+		}
+		if (known && copy && known->func == stat_frame_head_func(copy) && known->prev == stat_frame_head_prev(copy)) {
+			*depth = steps + known->depth;
+			return true;
+		}
+		if (!copy || stat_frame_head_func(copy) == 0) {
+			return false;
+		}
+		steps++;
+		address = stat_frame_head_prev(copy);
+	}
+
+	return false;
 }
 
 bool stat_frame_read(stat_frame_reader *reader, stat_sample *sample, uint32_t stack, bool arginfo)
@@ -865,6 +1125,8 @@ bool stat_frame_read(stat_frame_reader *reader, stat_sample *sample, uint32_t st
 	uint32_t want = stack ? stack : 1, count = 0, funcs = 0, i;
 	uintptr_t address;
 	size_t window_need = 0, lower_need = 0;
+	uintptr_t pending[STAT_FRAME_DELEGATION + 1];
+	uint32_t pending_count = 0, pending_at = 0;
 	int extra = 0;
 	ssize_t got;
 
@@ -920,17 +1182,39 @@ bool stat_frame_read(stat_frame_reader *reader, stat_sample *sample, uint32_t st
 			break;
 		}
 		if (ex->func == NULL) {
-			/* a frame with no function: nothing runs here (a top frame being set up) */
-			address = 0;
-			break;
+			uint32_t n = 0;
+
+			if (count == 0) {
+				/* nothing runs here (a top frame being set up) */
+				return true;
+			}
+			if (Z_TYPE(ex->This) != IS_OBJECT || pending_count != 0 ||
+				!stat_frame_delegation(reader, &ex->This, pending, &n)) {
+				/* a frame without a function in the middle of a stack: torn */
+				return false;
+			}
+			/* yield from: the delegating generators, then the placeholder's caller */
+			extra += 3 * (int) n;
+			pending[n] = (uintptr_t) ex->prev_execute_data;
+			pending_count = n + 1;
+			pending_at = 0;
+			address = pending[pending_at++];
+			continue;
 		}
 
 		found->address = address;
 		found->func = (uintptr_t) ex->func;
 		found->opline = (uintptr_t) ex->opline;
 		found->num_args = ZEND_CALL_NUM_ARGS(ex);
+		found->call_info = ZEND_CALL_INFO(ex);
 		count++;
-		address = (uintptr_t) ex->prev_execute_data;
+		if (pending_at < pending_count) {
+			/* inside a delegation the generators' own links are stale */
+			address = pending[pending_at++];
+		} else {
+			pending_at = pending_count = 0;
+			address = (uintptr_t) ex->prev_execute_data;
+		}
 	}
 
 	if (stack) {
@@ -948,6 +1232,22 @@ bool stat_frame_read(stat_frame_reader *reader, stat_sample *sample, uint32_t st
 	/* (3) the functions and lines */
 	if (!stat_frame_functions(reader, count, &funcs)) {
 		return false;
+	}
+
+	/*
+	 * A stack ends where a frame has no caller: that must be a frame the
+	 * engine started at the top (the script, a function called with nothing
+	 * running) or a fiber's entry. Any other frame without a caller is a call
+	 * being set up where an older one was: the stack is torn.
+	 */
+	if (address == 0) {
+		const stat_frame_found *last = &reader->found[count - 1];
+		const zend_function *func = &reader->funcs[last->func_index].function;
+
+		if (!(last->call_info & ZEND_CALL_TOP) &&
+			!(func->type == ZEND_INTERNAL_FUNCTION && func->common.function_name == NULL)) {
+			return false;
+		}
 	}
 
 	for (i = 0; i < count; i++) {
@@ -978,8 +1278,10 @@ bool stat_frame_read(stat_frame_reader *reader, stat_sample *sample, uint32_t st
 				}
 			}
 			if (arginfo) {
-				stat_frame_args(reader, reader->found[0].address, &reader->funcs[reader->found[0].func_index].function,
-					reader->found[0].num_args, sample);
+				if (!stat_frame_args(reader, reader->found[0].address, reader->found[0].func,
+						&reader->funcs[reader->found[0].func_index].function, reader->found[0].num_args, sample)) {
+					return false;
+				}
 			}
 		}
 		if (stack) {
@@ -992,21 +1294,14 @@ bool stat_frame_read(stat_frame_reader *reader, stat_sample *sample, uint32_t st
 		sample->flags |= STAT_SAMPLE_STACK;
 
 		if (address != 0) {
-			/* deeper than kept: count the rest once, reuse while the cut is the same */
-			stat_frame_found *cut = &reader->found[count - 1];
+			/* deeper than kept: the true depth, from what is known or by counting */
 			uint32_t below;
 
-			if (reader->cut_address == cut->address && reader->cut_func == cut->func && reader->cut_prev == address) {
-				sample->true_depth = reader->cut_depth;
-			} else if (stat_frame_count(reader, &globals, address, &below)) {
-				sample->true_depth = count + below;
-				reader->cut_address = cut->address;
-				reader->cut_func = cut->func;
-				reader->cut_prev = address;
-				reader->cut_depth = sample->true_depth;
-			} else {
+			if (!stat_frame_count_known(reader, address, &below) &&
+				!stat_frame_count(reader, &globals, address, &below)) {
 				return false;
 			}
+			sample->true_depth = count + below;
 		}
 	}
 

@@ -31,7 +31,7 @@ consume();
 PHP);
 
 /* all samples, also those whose stack does not reach the script */
-stat_stacks_show('inner generator', $samples, ['function' => 'inner'], 20, false);
+stat_stacks_show('inner generator', $samples, ['function' => 'inner', 'line' => 4], 20, false);
 ?>
 --EXPECT--
 exit: 0
