@@ -8,17 +8,26 @@
  *       the innermost frames; its size adapts to the stack seen before;
  *   (3) one batched read (one iovec each) of every distinct function the
  *       frames run and the line/opcode of every user frame's opline.
- * Frames outside the window (a generator's frame lives on the heap, a very
- * deep stack spans several VM stack pages) cost one read each, bounded.
+ * Frames outside the window (a generator's frame lives on the heap, a
+ * stack that continues on the previous VM stack page) cost one read each,
+ * bounded; the previous page's top is read with the window once known.
  * Names are cached per function address, keyed also by the name, scope and
  * file pointers read in (3), so a function seen before costs no string read
  * and no arena work; the cache is emptied at each request start, when the
  * previous request's interned strings may be gone.
- * When a stack is deeper than the frames kept, its true depth is counted by
- * walking the rest once and reused while the frames at the cut are the same.
+ * When a stack is deeper than the frames kept, the frames under the cut are
+ * counted once (page by page) and remembered by address with their function
+ * and caller; later samples walk down from their cut, in memory, until they
+ * meet a remembered frame that is unchanged, and the frames nearest the root
+ * are re-read in (3) so that a different stack underneath is noticed.
  *
- * Everything read is validated (types, counts, the opline inside its
- * function's opcodes); a frame that does not validate fails the sample.
+ * The engine changes the stack while it is copied, so everything is
+ * validated: types and counts, the opline inside its function's opcodes (a
+ * frame being set up over an older one), a stack ending only at a top frame
+ * (or a fiber's entry), and arguments read from the call that is still
+ * there. A sample that does not validate is dropped and counted, never
+ * emitted half right. `yield from` placeholders are replaced by the
+ * delegating generators, as the engine does for backtraces.
  */
 #include <errno.h>
 #include <limits.h>
@@ -158,7 +167,7 @@ stat_frame_reader *stat_frame_reader_create(void)
 	reader->below = malloc(STAT_FRAME_WINDOW_MAX);
 	reader->lower = malloc(STAT_FRAME_WINDOW_MAX);
 	reader->known = malloc(STAT_FRAME_KNOWN * sizeof(stat_frame_known));
-	reader->known_index = malloc(2 * STAT_FRAME_KNOWN * sizeof(uint32_t));
+	reader->known_index = calloc(2 * STAT_FRAME_KNOWN, sizeof(uint32_t));
 	if (!reader->window || !reader->below || !reader->lower || !reader->known || !reader->known_index) {
 		stat_frame_reader_free(reader);
 		return NULL;
@@ -173,10 +182,13 @@ stat_frame_reader *stat_frame_reader_create(void)
 /* Drop what was learnt about the frames under a cut. */
 static void stat_frame_forget(stat_frame_reader *reader)
 {
+	/* the index holds entries only while something is known */
+	if (reader->known_count) {
+		memset(reader->known_index, 0, 2 * STAT_FRAME_KNOWN * sizeof(uint32_t));
+	}
 	reader->known_count = 0;
 	reader->anchor_count = 0;
 	reader->anchors_ok = false;
-	memset(reader->known_index, 0, 2 * STAT_FRAME_KNOWN * sizeof(uint32_t));
 }
 
 static inline uint32_t stat_frame_known_slot(uintptr_t address)
