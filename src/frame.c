@@ -129,6 +129,8 @@ struct _stat_frame_reader {
 	uintptr_t        globals;     /* &EG(vm_stack_top) */
 	uintptr_t        heap;        /* &heap->size, or 0 when the layout did not check out */
 	bool             jit;         /* opcache's JIT runs: oplines may be stale */
+	/* counted here, added to the shared counters once per sample */
+	uint64_t         reads, hits, misses;
 	size_t           window_size;
 	unsigned char   *window;      /* STAT_FRAME_WINDOW_MAX + a frame with its arguments */
 	uintptr_t        window_lo, window_hi;
@@ -304,7 +306,7 @@ void stat_frame_reader_free(stat_frame_reader *reader)
 /* One process_vm_readv of our own process; the bytes copied, or -1. */
 static ssize_t stat_frame_readv(stat_frame_reader *reader, struct iovec *local, struct iovec *remote, unsigned long count)
 {
-	stat_atomic_inc(STAT_COUNTER(reads));
+	reader->reads++;
 	return process_vm_readv(reader->pid, local, count, remote, count, 0);
 }
 
@@ -364,13 +366,13 @@ static bool stat_frame_names(stat_frame_reader *reader, uintptr_t address, const
 
 	if (entry->func == address && entry->name == name && entry->scope == scope &&
 		entry->file == file && entry->type == func->type) {
-		stat_atomic_inc(STAT_COUNTER(cache_hits));
+		reader->hits++;
 		frame->function = entry->function_ref;
 		frame->scope = entry->scope_ref;
 		frame->file = entry->file_ref;
 		return true;
 	}
-	stat_atomic_inc(STAT_COUNTER(cache_misses));
+	reader->misses++;
 
 	if (scope && !stat_frame_read_one(reader, &class_name, scope + offsetof(zend_class_entry, name), sizeof(class_name))) {
 		return false;
@@ -1129,7 +1131,7 @@ static bool stat_frame_count_known(stat_frame_reader *reader, uintptr_t address,
 	return false;
 }
 
-bool stat_frame_read(stat_frame_reader *reader, stat_sample *sample, uint32_t stack, bool arginfo)
+static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sample, uint32_t stack, bool arginfo)
 {
 	stat_frame_globals globals;
 	size_t memory[2] = {0, 0};
@@ -1318,6 +1320,23 @@ bool stat_frame_read(stat_frame_reader *reader, stat_sample *sample, uint32_t st
 	}
 
 	return true;
+}
+
+bool stat_frame_read(stat_frame_reader *reader, stat_sample *sample, uint32_t stack, bool arginfo)
+{
+	bool ok = stat_frame_read_sample(reader, sample, stack, arginfo);
+
+	/* one atomic add each, not one per frame: the counters' line is shared by the pool */
+	stat_atomic_count(STAT_COUNTER(reads), reader->reads);
+	if (reader->hits) {
+		stat_atomic_count(STAT_COUNTER(cache_hits), reader->hits);
+	}
+	if (reader->misses) {
+		stat_atomic_count(STAT_COUNTER(cache_misses), reader->misses);
+	}
+	reader->reads = reader->hits = reader->misses = 0;
+
+	return ok;
 }
 
 bool stat_frame_probe(char *error, size_t error_size)
