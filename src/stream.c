@@ -130,12 +130,16 @@ static size_t stat_stream_sendable(stat_stream_client *client)
 	/* the kernel counts its own overhead per packet against the buffer too */
 	room = capacity > queued ? (size_t) (capacity - queued) : 0;
 	room = room > room / 4 + 4096 ? room - room / 4 - 4096 : 0;
-	if (pending <= room || queued == 0) {
-		/* (a line longer than the whole buffer goes out in pieces: nothing else would) */
+	if (pending <= room) {
 		return pending;
 	}
 
 	end = room ? memrchr(from, '\n', room) : NULL;
+	if (!end && queued == 0) {
+		/* a line longer than the whole buffer goes out in pieces: nothing else would */
+		end = memchr(from, '\n', pending);
+		return end ? (size_t) (end - from) + 1 : pending;
+	}
 	return end ? (size_t) (end - from) + 1 : 0;
 }
 
