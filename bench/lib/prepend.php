@@ -16,23 +16,28 @@
  * part of the measurement, and one line "BENCH {json}" goes to stderr with
  * the script's own run time, the profiler's figures and the CPU time of each
  * thread of this process (from /proc, in nanoseconds).
+ *
+ * No float is parsed or formatted here (times are integer nanoseconds):
+ * stat builds before the fix for tests/bench/002-float-format-race.phpt
+ * format floats on their listener thread with PHP's non-thread-safe dtoa,
+ * which corrupts float formatting on the PHP thread while a client reads.
  */
 
-$GLOBALS['__bench'] = ['start' => hrtime(true), 'profiler' => getenv('BENCH_PROFILER') ?: 'none', 'waited' => 0.0];
+$GLOBALS['__bench'] = ['start' => hrtime(true), 'profiler' => getenv('BENCH_PROFILER') ?: 'none', 'waited_ns' => 0];
 
 if (getenv('BENCH_WAIT_CLIENT') && function_exists('stat\counters')) {
-	$deadline = hrtime(true) + 10e9;
+	$deadline = hrtime(true) + 10 * 1000000000;
 	while (stat\counters()['clients_connected'] < 1 && hrtime(true) < $deadline) {
 		usleep(500);
 	}
-	$GLOBALS['__bench']['waited'] = (hrtime(true) - $GLOBALS['__bench']['start']) / 1e9;
+	$GLOBALS['__bench']['waited_ns'] = hrtime(true) - $GLOBALS['__bench']['start'];
 }
 
 switch ($GLOBALS['__bench']['profiler']) {
 	case 'excimer':
 		$GLOBALS['__bench']['excimer'] = new ExcimerProfiler;
 		$GLOBALS['__bench']['excimer']->setEventType(EXCIMER_REAL);
-		$GLOBALS['__bench']['excimer']->setPeriod((int) getenv('BENCH_PERIOD_US') / 1e6);
+		$GLOBALS['__bench']['excimer']->setPeriod((int) getenv('BENCH_PERIOD_US') / 1000000);
 		$GLOBALS['__bench']['excimer']->start();
 		break;
 	case 'tideways':
@@ -60,8 +65,8 @@ register_shutdown_function(function (): void {
 	if (function_exists('stat\counters')) {
 		$report['counters'] = stat\counters();
 	}
-	$report['script_seconds'] = (hrtime(true) - $bench['start']) / 1e9;
-	$report['waited'] = $bench['waited'];
+	$report['script_ns'] = hrtime(true) - $bench['start'];
+	$report['waited_ns'] = $bench['waited_ns'];
 	$report['threads'] = bench_threads();
 	fwrite(STDERR, 'BENCH ' . json_encode($report) . "\n");
 });
