@@ -67,6 +67,8 @@
 #define STAT_FRAME_DELEGATION  64
 /* room above the last top a guessed window covers (calls made since) */
 #define STAT_FRAME_GUESS_ROOM  4096
+/* the top of the window, copied first */
+#define STAT_FRAME_WINDOW_FIRST 1024
 #define STAT_FRAME_ARGS_BYTES  (STAT_ARGINFO_MAX * sizeof(zval))
 /* what is read of a function: the common head, and an op_array's up to line_start */
 #define STAT_FRAME_FUNC_BYTES  (offsetof(zend_op_array, line_start) + sizeof(uint32_t))
@@ -538,8 +540,8 @@ static unsigned long stat_frame_window_plan(stat_frame_reader *reader, const sta
 	struct iovec *local, struct iovec *remote)
 {
 	uintptr_t page_lo = globals->page + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
-	uintptr_t hi = globals->top, lo;
-	unsigned long count = 1;
+	uintptr_t hi = globals->top, lo, split;
+	unsigned long count;
 
 	if (globals->page == 0 || hi <= page_lo || hi - page_lo > (uintptr_t) 1 << 30 ||
 		globals->current < page_lo || globals->current >= hi) {
@@ -555,10 +557,20 @@ static unsigned long stat_frame_window_plan(stat_frame_reader *reader, const sta
 		}
 	}
 
-	local[0].iov_base = reader->window;
-	local[0].iov_len = hi - lo;
-	remote[0].iov_base = (void *) lo;
-	remote[0].iov_len = hi - lo;
+	/*
+	 * The top first: the innermost frames change fastest, so they are
+	 * copied first, right after the executor globals; then the rest.
+	 */
+	split = hi - lo > STAT_FRAME_WINDOW_FIRST ? hi - STAT_FRAME_WINDOW_FIRST : lo;
+	local[0].iov_base = reader->window + (split - lo);
+	local[0].iov_len = hi - split;
+	remote[0].iov_base = (void *) split;
+	remote[0].iov_len = hi - split;
+	local[1].iov_base = reader->window;
+	local[1].iov_len = split - lo;
+	remote[1].iov_base = (void *) lo;
+	remote[1].iov_len = split - lo;
+	count = 2;
 
 	if (lo == page_lo && reader->page == globals->page && reader->page_prev) {
 		uintptr_t prev_lo = reader->page_prev + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
@@ -566,11 +578,11 @@ static unsigned long stat_frame_window_plan(stat_frame_reader *reader, const sta
 
 		if (prev_hi > prev_lo && prev_hi - prev_lo <= (uintptr_t) 1 << 30) {
 			from = prev_hi - prev_lo > reader->lower_size ? prev_hi - reader->lower_size : prev_lo;
-			local[1].iov_base = reader->lower;
-			local[1].iov_len = prev_hi - from;
-			remote[1].iov_base = (void *) from;
-			remote[1].iov_len = prev_hi - from;
-			count = 2;
+			local[2].iov_base = reader->lower;
+			local[2].iov_len = prev_hi - from;
+			remote[2].iov_base = (void *) from;
+			remote[2].iov_len = prev_hi - from;
+			count = 3;
 		}
 	}
 
@@ -581,29 +593,31 @@ static unsigned long stat_frame_window_plan(stat_frame_reader *reader, const sta
 static void stat_frame_window_take(stat_frame_reader *reader, uintptr_t top,
 	const struct iovec *local, const struct iovec *remote, unsigned long count, ssize_t got)
 {
+	size_t window = count ? local[0].iov_len + local[1].iov_len : 0;
+
 	reader->window_lo = reader->window_hi = 0;
 	reader->lower_lo = reader->lower_hi = 0;
 	reader->below_lo = reader->below_hi = 0;
 
-	if (count == 0 || got < (ssize_t) local[0].iov_len) {
+	if (count == 0 || got < (ssize_t) window) {
 		return;
 	}
-	reader->window_lo = (uintptr_t) remote[0].iov_base;
+	reader->window_lo = (uintptr_t) remote[1].iov_base;
 	reader->window_hi = (uintptr_t) remote[0].iov_base + local[0].iov_len;
 	if (reader->window_hi > top) {
 		/* a window read ahead of the stack: what lies above the top is not frames */
 		reader->window_hi = top;
 	}
-	if (count == 2 && got == (ssize_t) (local[0].iov_len + local[1].iov_len)) {
-		reader->lower_lo = (uintptr_t) remote[1].iov_base;
-		reader->lower_hi = reader->lower_lo + local[1].iov_len;
+	if (count == 3 && got == (ssize_t) (window + local[2].iov_len)) {
+		reader->lower_lo = (uintptr_t) remote[2].iov_base;
+		reader->lower_hi = reader->lower_lo + local[2].iov_len;
 	}
 }
 
 /* (2) Read the window for the stack as it is now. */
 static void stat_frame_window(stat_frame_reader *reader, const stat_frame_globals *globals)
 {
-	struct iovec local[2], remote[2];
+	struct iovec local[3], remote[3];
 	unsigned long count = stat_frame_window_plan(reader, globals, local, remote);
 	ssize_t got = count ? stat_frame_readv(reader, local, remote, count) : 0;
 
@@ -632,7 +646,7 @@ static bool stat_frame_window_fits(const stat_frame_reader *reader, const stat_f
 	const struct iovec *remote, const stat_frame_globals *globals)
 {
 	uintptr_t page_lo = globals->page + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
-	uintptr_t lo = (uintptr_t) remote[0].iov_base, need;
+	uintptr_t lo = (uintptr_t) remote[1].iov_base, need;
 
 	if (globals->page != guess->page || globals->top > guess->top || globals->top <= page_lo ||
 		globals->current < lo || globals->current >= globals->top) {
@@ -1197,7 +1211,7 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 {
 	stat_frame_globals globals, guess;
 	size_t memory[2] = {0, 0};
-	struct iovec local[4], remote[4];
+	struct iovec local[5], remote[5];
 	unsigned long guessed;
 	uint32_t want = stack ? stack : 1, count = 0, funcs = 0, i;
 	uintptr_t address;
@@ -1216,8 +1230,8 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 	local[1].iov_len = sizeof(memory);
 	remote[1].iov_base = (void *) reader->heap;
 	remote[1].iov_len = reader->heap ? sizeof(memory) : 0;
-	/* with a stack: the window where the stack was, read in the same call */
-	guessed = stack ? stat_frame_window_guess(reader, &guess, local + 2, remote + 2) : 0;
+	/* the window where the stack was, read in the same call (the top first) */
+	guessed = stat_frame_window_guess(reader, &guess, local + 2, remote + 2);
 
 	got = stat_frame_readv(reader, local, remote, 2 + guessed);
 	if (got < (ssize_t) sizeof(globals)) {
@@ -1237,14 +1251,15 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 	}
 
 	/* (2) the innermost frames, in bulk when there is more than one to find */
-	if (!stack) {
-		reader->window_lo = reader->window_hi = 0;
-	} else if (guessed && got >= (ssize_t) (sizeof(globals) + remote[1].iov_len + local[2].iov_len) &&
+	if (guessed && got >= (ssize_t) (sizeof(globals) + remote[1].iov_len + local[2].iov_len + local[3].iov_len) &&
 		stat_frame_window_fits(reader, &guess, remote + 2, &globals)) {
 		stat_frame_window_take(reader, globals.top, local + 2, remote + 2, guessed,
 			got - (ssize_t) (sizeof(globals) + remote[1].iov_len));
-	} else {
+	} else if (stack) {
 		stat_frame_window(reader, &globals);
+	} else {
+		/* the leaf alone: one read of its frame */
+		reader->window_lo = reader->window_hi = 0;
 	}
 
 	/* walk from the current frame outwards, keeping `want` frames */
@@ -1302,10 +1317,8 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 		}
 	}
 
-	if (stack) {
-		reader->window_size = stat_frame_window_size(reader->window_size, window_need);
-		reader->lower_size = stat_frame_window_size(reader->lower_size, lower_need);
-	}
+	reader->window_size = stat_frame_window_size(reader->window_size, window_need);
+	reader->lower_size = stat_frame_window_size(reader->lower_size, lower_need);
 	if (address != 0 && count < want) {
 		/* a frame we could not copy: no half-right stack */
 		return false;
@@ -1395,7 +1408,19 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 
 bool stat_frame_read(stat_frame_reader *reader, stat_sample *sample, uint32_t stack, bool arginfo)
 {
+	stat_sample head = *sample;
 	bool ok = stat_frame_read_sample(reader, sample, stack, arginfo);
+
+	if (!ok) {
+		/*
+		 * Torn: the engine was setting up a call where the frame we copied
+		 * had just returned (in a loop of tiny calls that is most of the
+		 * time). Once more, at once: the next look nearly always finds a
+		 * call under way, and dropping these would under-count such code.
+		 */
+		*sample = head;
+		ok = stat_frame_read_sample(reader, sample, stack, arginfo);
+	}
 
 	/* one atomic add each, not one per frame: the counters' line is shared by the pool */
 	stat_atomic_count(STAT_COUNTER(reads), reader->reads);
