@@ -68,14 +68,14 @@ register_shutdown_function(function (): void {
 	$report['script_ns'] = hrtime(true) - $bench['start'];
 	$report['waited_ns'] = $bench['waited_ns'];
 	$report['threads'] = bench_threads();
+	$report['listener_ns'] = bench_listener_ns();
 	fwrite(STDERR, 'BENCH ' . json_encode($report) . "\n");
 });
 
 /*
  * CPU time so far of each thread of this process: [tid, start, cpu_ns],
- * the main thread first, the others in the order they started. Threads are
- * unnamed; with stat loaded the listener starts at MINIT and the sampler at
- * RINIT, so their start order tells them apart.
+ * the main thread first, the others in the order they started. With stat
+ * loaded the one other thread is the sampler (the listener is a process).
  */
 function bench_threads(): array
 {
@@ -94,4 +94,17 @@ function bench_threads(): array
 	$main = getmypid();
 	usort($threads, fn($a, $b) => [$a['tid'] !== $main, $a['start'], $a['tid']] <=> [$b['tid'] !== $main, $b['start'], $b['tid']]);
 	return $threads;
+}
+
+/* CPU time so far of stat's listener: the child process named "stat listener". */
+function bench_listener_ns(): ?int
+{
+	foreach (glob('/proc/[0-9]*/stat') ?: [] as $file) {
+		$stat = @file_get_contents($file);
+		if ($stat && preg_match('/^(\d+) \(stat listener\) \S+ (\d+)/', $stat, $m) && (int) $m[2] === getmypid()) {
+			$schedstat = @file_get_contents("/proc/{$m[1]}/schedstat");
+			return $schedstat === false ? null : (int) explode(' ', $schedstat)[0];
+		}
+	}
+	return null;
 }
