@@ -339,12 +339,25 @@ static bool stat_frame_string(stat_frame_reader *reader, uintptr_t address, uint
 		return false;
 	}
 
+	if (GC_TYPE((zend_refcounted *) header) != IS_STRING) {
+		/* freed, or not a string (any more) */
+		return false;
+	}
 	length = ZSTR_LEN(header);
 	if (length > STAT_STRING_MAX) {
 		length = STAT_STRING_MAX;
 	}
 	if (length > 0 && !stat_frame_read_one(reader, buffer + offsetof(zend_string, val),
 			address + offsetof(zend_string, val), length)) {
+		return false;
+	}
+	/*
+	 * A string freed and reused while it was copied: its hash, where the
+	 * engine has computed one (always for interned names), no longer
+	 * matches its bytes. (zend_inline_hash_func is a pure function.)
+	 */
+	if (ZSTR_H(header) != 0 && length == ZSTR_LEN(header) &&
+		ZSTR_H(header) != zend_inline_hash_func(ZSTR_VAL(header), length)) {
 		return false;
 	}
 	nul = memchr(ZSTR_VAL(header), '\0', length);

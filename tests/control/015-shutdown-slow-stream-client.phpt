@@ -1,6 +1,7 @@
 --TEST--
 control: at exit a stream client that has not read holds PHP up for about a second at most, and gets only whole lines
 --INI--
+memory_limit=1024M
 stat.stream=0
 stat.control=0
 --FILE--

@@ -1,6 +1,7 @@
 --TEST--
 control: PHP turning floats into text while the stream encodes samples does not corrupt the heap
 --INI--
+memory_limit=1024M
 stat.stream=0
 stat.control=0
 --FILE--

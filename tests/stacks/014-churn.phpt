@@ -3,6 +3,7 @@ stacks: churn at 10us with stat.stack=64 for 3 s (closures made and freed, eval 
 --SKIPIF--
 <?php if (!getenv('STAT_TEST_HEAVY')) die('skip set STAT_TEST_HEAVY'); ?>
 --INI--
+memory_limit=1024M
 stat.stream=0
 stat.control=0
 --FILE--

@@ -6,6 +6,7 @@ goes through zend_dtoa, whose Bigint freelist is shared and unlocked in NTS buil
 formatting "elapsed" while the PHP thread formats floats corrupts the heap (double free in
 zend_shutdown_strtod, segfaults) and PHP's own float results. Using libc's snprintf there fixes it.
 --INI--
+memory_limit=1024M
 stat.stream=0
 stat.control=0
 --FILE--
