@@ -1354,10 +1354,16 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 	if (address == 0) {
 		const stat_frame_found *last = &reader->found[count - 1];
 		const zend_function *func = &reader->funcs[last->func_index].function;
+		bool fiber = func->type == ZEND_INTERNAL_FUNCTION && func->common.function_name == NULL;
 
-		if (!(last->call_info & ZEND_CALL_TOP) &&
-			!(func->type == ZEND_INTERNAL_FUNCTION && func->common.function_name == NULL)) {
+		/* (a generator's frame is a top frame too, but is never a stack's end:
+		 * without a caller it is being resumed or suspended) */
+		if ((!(last->call_info & ZEND_CALL_TOP) || (last->call_info & ZEND_CALL_GENERATOR)) && !fiber) {
 			return false;
+		}
+		if (fiber && count == 1) {
+			/* a fiber's entry alone: switching fibers, no PHP code runs */
+			return true;
 		}
 	}
 
