@@ -96,16 +96,11 @@ int statq_flame_main(int argc, char **argv)
 	json_object *data, *names, *kinds;
 	bool truncated = false;
 	size_t i;
-	int status, rest;
+	int status;
 
-	status = statq_options_parse(command, argc, argv, &options, &rest);
+	status = statq_options_parse_all(command, argc, argv, &options);
 	if (status != STATQ_OK) {
 		return status < 0 ? STATQ_OK : status;
-	}
-	if (rest < argc) {
-		statq_error("flame: unexpected argument '%s' (see statq flame --help)", argv[rest]);
-		statq_options_free(&options);
-		return STATQ_USAGE;
 	}
 	if (!(output = statq_output_open(options.output, "flame"))) {
 		statq_options_free(&options);

@@ -62,16 +62,11 @@ int statq_fold_main(int argc, char **argv)
 	statq_output *output;
 	uint32_t *path = NULL;
 	size_t capacity = 0;
-	int status, rest;
+	int status;
 
-	status = statq_options_parse(command, argc, argv, &options, &rest);
+	status = statq_options_parse_all(command, argc, argv, &options);
 	if (status != STATQ_OK) {
 		return status < 0 ? STATQ_OK : status;
-	}
-	if (rest < argc) {
-		statq_error("fold: unexpected argument '%s' (see statq fold --help)", argv[rest]);
-		statq_options_free(&options);
-		return STATQ_USAGE;
 	}
 	if (!(output = statq_output_open(options.output, "fold"))) {
 		statq_options_free(&options);

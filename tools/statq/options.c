@@ -334,3 +334,19 @@ void statq_options_free(statq_options *options)
 		options->has_script = false;
 	}
 }
+
+int statq_options_parse_all(const statq_command *command, int argc, char **argv, statq_options *options)
+{
+	int rest, status = statq_options_parse(command, argc, argv, options, &rest);
+
+	if (status != STATQ_OK) {
+		return status;
+	}
+	if (rest < argc) {
+		statq_error("%s: unexpected argument '%s' (see statq %s --help)", command->name, argv[rest], command->name);
+		statq_options_free(options);
+		return STATQ_USAGE;
+	}
+
+	return STATQ_OK;
+}

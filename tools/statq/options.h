@@ -72,6 +72,9 @@ typedef struct _statq_options {
  */
 int statq_options_parse(const statq_command *command, int argc, char **argv, statq_options *options, int *rest);
 
+/* The same for a subcommand that takes no operands: any left over is a usage error. */
+int statq_options_parse_all(const statq_command *command, int argc, char **argv, statq_options *options);
+
 void statq_options_free(statq_options *options);
 
 /* The full help of one subcommand. */

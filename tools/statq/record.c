@@ -53,16 +53,11 @@ int statq_record_main(int argc, char **argv)
 	statq_reader_calls calls;
 	statq_record record;
 	statq_output *output;
-	int status, rest;
+	int status;
 
-	status = statq_options_parse(command, argc, argv, &options, &rest);
+	status = statq_options_parse_all(command, argc, argv, &options);
 	if (status != STATQ_OK) {
 		return status < 0 ? STATQ_OK : status;
-	}
-	if (rest < argc) {
-		statq_error("record: unexpected argument '%s' (see statq record --help)", argv[rest]);
-		statq_options_free(&options);
-		return STATQ_USAGE;
 	}
 	if (!options.output && isatty(STDOUT_FILENO)) {
 		statq_error("record: give the file to write with -o FILE (or redirect stdout)");

@@ -148,16 +148,11 @@ int statq_speedscope_main(int argc, char **argv)
 	double *gaps, *weights, median = 0;
 	int64_t *pids;
 	size_t count, i, n, best = 0, best_count = 0;
-	int status, rest;
+	int status;
 
-	status = statq_options_parse(command, argc, argv, &options, &rest);
+	status = statq_options_parse_all(command, argc, argv, &options);
 	if (status != STATQ_OK) {
 		return status < 0 ? STATQ_OK : status;
-	}
-	if (rest < argc) {
-		statq_error("speedscope: unexpected argument '%s' (see statq speedscope --help)", argv[rest]);
-		statq_options_free(&options);
-		return STATQ_USAGE;
 	}
 	if (!(output = statq_output_open(options.output, "speedscope"))) {
 		statq_options_free(&options);

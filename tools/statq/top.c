@@ -124,16 +124,11 @@ int statq_top_main(int argc, char **argv)
 	statq_options options;
 	statq_collected collected;
 	statq_top top;
-	int status, rest;
+	int status;
 
-	status = statq_options_parse(command, argc, argv, &options, &rest);
+	status = statq_options_parse_all(command, argc, argv, &options);
 	if (status != STATQ_OK) {
 		return status < 0 ? STATQ_OK : status;
-	}
-	if (rest < argc) {
-		statq_error("top: unexpected argument '%s' (see statq top --help)", argv[rest]);
-		statq_options_free(&options);
-		return STATQ_USAGE;
 	}
 	memset(&top, 0, sizeof(top));
 	top.options = &options;
