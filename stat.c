@@ -133,6 +133,7 @@ static PHP_MSHUTDOWN_FUNCTION(stat)
 		if (owner && settings->dump > 0) {
 			stat_stream_dump(settings->dump, stat_clock_now() + 2 * STAT_NS_PER_SEC);
 		}
+		stat_sample_texts_free();
 		/* the listener serves its clients on, and stops once no process holds it */
 		stat_listener_release();
 

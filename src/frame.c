@@ -51,8 +51,8 @@
 #define STAT_FRAME_CACHE       1024
 #define STAT_FRAME_WINDOW_MIN  (8 * 1024)
 #define STAT_FRAME_WINDOW_MAX  (256 * 1024)
-/* reads allowed per sample for frames outside the window */
-#define STAT_FRAME_EXTRA_READS 64
+/* reads allowed per sample for frames outside the window (and a longest yield from chain) */
+#define STAT_FRAME_EXTRA_READS 160
 /* frames and reads allowed when counting the depth of a truncated stack */
 #define STAT_FRAME_DEPTH_MAX   1000000
 #define STAT_FRAME_DEPTH_READS 4096
@@ -65,7 +65,10 @@
 #define STAT_FRAME_HEAD_SPAN   (offsetof(zend_execute_data, prev_execute_data) + sizeof(void *) - STAT_FRAME_HEAD_FROM)
 /* generators delegating with yield from, followed at most */
 #define STAT_FRAME_DELEGATION  64
-/* room above the last top a guessed window covers (calls made since) */
+/* what is read of a generator: its class .. node.parent */
+#define STAT_FRAME_GENERATOR_FROM offsetof(zend_object, ce)
+#define STAT_FRAME_GENERATOR_SPAN (offsetof(zend_generator, node.parent) + sizeof(void *) - STAT_FRAME_GENERATOR_FROM)
+/* room above and below the last top a guessed window covers (calls made and returned since) */
 #define STAT_FRAME_GUESS_ROOM  4096
 /* the top of the window, copied first */
 #define STAT_FRAME_WINDOW_FIRST 1024
@@ -550,7 +553,7 @@ static bool stat_frame_args(stat_frame_reader *reader, uintptr_t frame, uintptr_
  * page (a generator's).
  */
 static unsigned long stat_frame_window_plan(stat_frame_reader *reader, const stat_frame_globals *globals,
-	struct iovec *local, struct iovec *remote)
+	size_t size, struct iovec *local, struct iovec *remote)
 {
 	uintptr_t page_lo = globals->page + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
 	uintptr_t hi = globals->top, lo, split;
@@ -561,7 +564,7 @@ static unsigned long stat_frame_window_plan(stat_frame_reader *reader, const sta
 		return 0;
 	}
 
-	lo = hi - page_lo > reader->window_size ? hi - reader->window_size : page_lo;
+	lo = hi - page_lo > size ? hi - size : page_lo;
 	if (globals->current < lo) {
 		/* the current frame alone is large: take it and what follows */
 		lo = globals->current;
@@ -631,7 +634,7 @@ static void stat_frame_window_take(stat_frame_reader *reader, uintptr_t top,
 static void stat_frame_window(stat_frame_reader *reader, const stat_frame_globals *globals)
 {
 	struct iovec local[3], remote[3];
-	unsigned long count = stat_frame_window_plan(reader, globals, local, remote);
+	unsigned long count = stat_frame_window_plan(reader, globals, reader->window_size, local, remote);
 	ssize_t got = count ? stat_frame_readv(reader, local, remote, count) : 0;
 
 	stat_frame_window_take(reader, globals->top, local, remote, count, got);
@@ -639,9 +642,9 @@ static void stat_frame_window(stat_frame_reader *reader, const stat_frame_global
 
 /*
  * (1+2) The window as the last sample saw the stack, with room above its top
- * for calls made since, read in the same call as the executor globals; it
- * serves if the stack is still within it, which in a steady loop it is: two
- * reads a sample instead of three.
+ * for calls made since and below it for returns, read in the same call as the
+ * executor globals; it serves if it holds what a window read now would, which
+ * in a steady loop it does: two reads a sample instead of three.
  */
 static unsigned long stat_frame_window_guess(stat_frame_reader *reader, stat_frame_globals *guess,
 	struct iovec *local, struct iovec *remote)
@@ -652,7 +655,8 @@ static unsigned long stat_frame_window_guess(stat_frame_reader *reader, stat_fra
 	*guess = reader->last;
 	guess->top = reader->last.end - reader->last.top > STAT_FRAME_GUESS_ROOM
 		? reader->last.top + STAT_FRAME_GUESS_ROOM : reader->last.end;
-	return stat_frame_window_plan(reader, guess, local, remote);
+	return stat_frame_window_plan(reader, guess, reader->window_size + 2 * STAT_FRAME_GUESS_ROOM > STAT_FRAME_WINDOW_MAX
+		? STAT_FRAME_WINDOW_MAX : reader->window_size + 2 * STAT_FRAME_GUESS_ROOM, local, remote);
 }
 
 static bool stat_frame_window_fits(const stat_frame_reader *reader, const stat_frame_globals *guess,
@@ -1018,6 +1022,24 @@ static bool stat_frame_page(stat_frame_reader *reader, uintptr_t page, uintptr_t
 	return true;
 }
 
+/* One generator: its execute_data and node.parent, in one read (false if it is not a generator). */
+static bool stat_frame_generator(stat_frame_reader *reader, uintptr_t generator, uintptr_t *execute_data, uintptr_t *parent)
+{
+	unsigned char bytes[STAT_FRAME_GENERATOR_SPAN];
+	uintptr_t ce;
+
+	if (!stat_frame_read_one(reader, bytes, generator + STAT_FRAME_GENERATOR_FROM, sizeof(bytes))) {
+		return false;
+	}
+	memcpy(&ce, bytes, sizeof(ce));
+	if (ce != (uintptr_t) zend_ce_generator) {
+		return false;
+	}
+	memcpy(execute_data, bytes + offsetof(zend_generator, execute_data) - STAT_FRAME_GENERATOR_FROM, sizeof(*execute_data));
+	memcpy(parent, bytes + offsetof(zend_generator, node.parent) - STAT_FRAME_GENERATOR_FROM, sizeof(*parent));
+	return true;
+}
+
 /*
  * A frame with no function whose This is a generator is the placeholder a
  * generator leaves when it delegates with `yield from`: the frames that
@@ -1026,37 +1048,31 @@ static bool stat_frame_page(stat_frame_reader *reader, uintptr_t page, uintptr_t
  * backtrace. Their execute_data addresses, innermost first; false if the
  * chain does not read or validate.
  */
-static bool stat_frame_delegation(stat_frame_reader *reader, const zval *this_zv, uintptr_t *frames, uint32_t *count)
+static bool stat_frame_delegation(stat_frame_reader *reader, const zval *this_zv, uintptr_t *frames, uint32_t *count, int *reads)
 {
-	uintptr_t generator = (uintptr_t) Z_OBJ_P(this_zv), ce = 0;
 	uintptr_t found[STAT_FRAME_DELEGATION];
-	struct {
-		uintptr_t execute_data;
-		uintptr_t parent;
-	} node, next;
+	uintptr_t execute_data, parent, next_execute_data, next_parent;
 	uint32_t n = 0, i;
 
-	if (!stat_frame_read_one(reader, &ce, generator + offsetof(zend_object, ce), sizeof(ce)) ||
-		ce != (uintptr_t) zend_ce_generator) {
+	*reads = 1;
+	if (!stat_frame_generator(reader, (uintptr_t) Z_OBJ_P(this_zv), &execute_data, &parent)) {
 		return false;
 	}
-
-	if (!stat_frame_read_one(reader, &node.execute_data, generator + offsetof(zend_generator, execute_data), sizeof(uintptr_t)) ||
-		!stat_frame_read_one(reader, &node.parent, generator + offsetof(zend_generator, node.parent), sizeof(uintptr_t))) {
-		return false;
-	}
-	while (node.parent != 0) {
-		if (n == STAT_FRAME_DELEGATION ||
-			!stat_frame_read_one(reader, &next.execute_data, node.parent + offsetof(zend_generator, execute_data), sizeof(uintptr_t)) ||
-			!stat_frame_read_one(reader, &next.parent, node.parent + offsetof(zend_generator, node.parent), sizeof(uintptr_t))) {
+	while (parent != 0) {
+		if (n == STAT_FRAME_DELEGATION) {
 			return false;
 		}
-		found[n++] = node.execute_data;
-		if (next.parent == 0) {
-			/* node.parent is the generator running: the chain is complete */
+		(*reads)++;
+		if (!stat_frame_generator(reader, parent, &next_execute_data, &next_parent)) {
+			return false;
+		}
+		found[n++] = execute_data;
+		if (next_parent == 0) {
+			/* parent is the generator running: the chain is complete */
 			break;
 		}
-		node = next;
+		execute_data = next_execute_data;
+		parent = next_parent;
 	}
 	if (n == 0) {
 		return false;
@@ -1082,7 +1098,7 @@ static bool stat_frame_count(stat_frame_reader *reader, const stat_frame_globals
 	stat_frame_region lower = {reader->lower_lo, reader->lower_hi, reader->lower};
 	stat_frame_region page = {0, 0, NULL};
 	uintptr_t next_page = globals->page, next_top = reader->window_lo;
-	uintptr_t pending[STAT_FRAME_DELEGATION];
+	uintptr_t pending[STAT_FRAME_DELEGATION + 1];
 	uint32_t count = 0, pending_count = 0, pending_at = 0, i;
 	unsigned char head[STAT_FRAME_HEAD_SPAN];
 	int reads = 0;
@@ -1130,10 +1146,13 @@ static bool stat_frame_count(stat_frame_reader *reader, const stat_frame_globals
 		if (func == 0 && Z_TYPE_P(stat_frame_head_this(copy)) == IS_OBJECT) {
 			/* a yield from placeholder: count the delegating generators instead */
 			count--;
-			if (pending_at < pending_count || !stat_frame_delegation(reader, stat_frame_head_this(copy), pending, &pending_count)) {
+			int delegation_reads = 0;
+
+			if (pending_at < pending_count ||
+				!stat_frame_delegation(reader, stat_frame_head_this(copy), pending, &pending_count, &delegation_reads)) {
 				return false;
 			}
-			reads += 3 * (int) pending_count;
+			reads += delegation_reads;
 			pending_at = 0;
 			address = pending[pending_at++];
 			/* after the generators, on with the placeholder's caller */
@@ -1240,7 +1259,7 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 	remote[0].iov_base = (void *) reader->globals;
 	remote[0].iov_len = sizeof(globals);
 	local[1].iov_base = memory;
-	local[1].iov_len = sizeof(memory);
+	local[1].iov_len = reader->heap ? sizeof(memory) : 0;
 	remote[1].iov_base = (void *) reader->heap;
 	remote[1].iov_len = reader->heap ? sizeof(memory) : 0;
 	/* the window where the stack was, read in the same call (the top first) */
@@ -1296,18 +1315,19 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 		}
 		if (ex->func == NULL) {
 			uint32_t n = 0;
+			int reads = 0;
 
 			if (count == 0) {
 				/* nothing runs here (a top frame being set up) */
 				return true;
 			}
 			if (Z_TYPE(ex->This) != IS_OBJECT || pending_count != 0 ||
-				!stat_frame_delegation(reader, &ex->This, pending, &n)) {
+				!stat_frame_delegation(reader, &ex->This, pending, &n, &reads)) {
 				/* a frame without a function in the middle of a stack: torn */
 				return false;
 			}
 			/* yield from: the delegating generators, then the placeholder's caller */
-			extra += 3 * (int) n;
+			extra += reads;
 			pending[n] = (uintptr_t) ex->prev_execute_data;
 			pending_count = n + 1;
 			pending_at = 0;
@@ -1411,14 +1431,23 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 		sample->flags |= STAT_SAMPLE_STACK;
 
 		if (address != 0) {
-			/* deeper than kept: the true depth, from what is known or by counting */
-			uint32_t below;
+			/*
+			 * Deeper than kept: the true depth, from what is known or by
+			 * counting. A cut inside a `yield from` delegation leaves the
+			 * generators still pending (their own links are stale) and then
+			 * the placeholder's caller, where counting goes on.
+			 */
+			uint32_t below, generators = 0;
 
+			if (pending_count != 0) {
+				generators = pending_count - pending_at;
+				address = pending[pending_count - 1];
+			}
 			if (!stat_frame_count_known(reader, address, &below) &&
 				!stat_frame_count(reader, &globals, address, &below)) {
 				return false;
 			}
-			sample->true_depth = count + below;
+			sample->true_depth = count + generators + below;
 		}
 	}
 

@@ -1,9 +1,15 @@
 /*
  * sample.c: the JSON encoding of samples, with json-c.
  *
- * Threads: the listener thread (stream) and MSHUTDOWN (dump). Only malloc,
- * never PHP's allocator. Opcode names are copied at MINIT so the encoder
- * never calls the engine.
+ * Callers: the listener process (stream) and MSHUTDOWN (dump), one thread
+ * each. Only malloc, never PHP's allocator. Opcode names are copied at MINIT
+ * so the encoder never calls the engine.
+ *
+ * A deep stack is mostly the frames of the sample before: each frame's JSON
+ * text, made by json-c, is kept (direct-mapped, by the frame's content: string
+ * references into the arena never change meaning) and a stack's text is
+ * joined from those texts, which json-c then writes as they are. A frame
+ * costs a hash and a copy instead of a json-c object and its escaping.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +29,19 @@
 #include "clock.h"
 
 static const char *stat_opcode_names[256];
+
+#define STAT_SAMPLE_JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+/* the JSON text of frames seen, by their content (direct-mapped) */
+#define STAT_SAMPLE_FRAME_TEXTS 4096
+
+typedef struct _stat_frame_text {
+	stat_frame frame;
+	char      *text;
+	size_t     length;
+} stat_frame_text;
+
+static stat_frame_text *stat_frame_texts;
 
 void stat_sample_minit(void)
 {
@@ -133,26 +152,27 @@ static json_object *stat_json_string(const char *value, size_t length)
 	return result;
 }
 
-/* Add a string field from the arena; nothing for NONE. */
-static void stat_json_ref(json_object *object, const char *key, uint32_t ref)
+/* Add a string field from the arena; nothing for NONE. False when the string could not be found. */
+static bool stat_json_ref(json_object *object, const char *key, uint32_t ref)
 {
 	const char *value;
 	size_t length;
 
 	if (ref == STAT_STRING_NONE) {
-		return;
+		return true;
 	}
 	if (ref == STAT_STRING_FULL) {
 		json_object_object_add(object, key, json_object_new_string("[strings full]"));
-		return;
+		return true;
 	}
 
 	value = stat_strings_get(stat_memory->strings, ref, &length);
 	if (!value) {
 		json_object_object_add(object, key, json_object_new_string("[unknown]"));
-		return;
+		return false;
 	}
 	json_object_object_add(object, key, stat_json_string(value, length));
+	return true;
 }
 
 /*
@@ -234,37 +254,124 @@ static json_object *stat_json_args(const stat_sample *sample)
 	return args;
 }
 
-/* Innermost first; a cut stack ends with {"function":"[truncated]","depth":N}. */
-static json_object *stat_json_stack(const stat_sample *sample)
+/* The JSON text of one frame, by json-c; false if a name could not be found (not to be kept). */
+static bool stat_json_frame(const stat_frame *frame, stat_buffer *out)
 {
-	json_object *stack = json_object_new_array();
-	uint32_t i;
+	json_object *object = json_object_new_object();
+	const char *text;
+	size_t length;
+	bool found;
 
-	for (i = 0; i < sample->depth; i++) {
-		const stat_frame *frame = &sample->frames[i];
-		json_object *object = json_object_new_object();
+	found = stat_json_ref(object, "scope", frame->scope);
+	found = stat_json_ref(object, "function", frame->function) && found;
+	found = stat_json_ref(object, "file", frame->file) && found;
+	if (frame->flags & STAT_FRAME_LINE) {
+		json_object_object_add(object, "line", json_object_new_int64(frame->line));
+	}
+	if (frame->flags & STAT_FRAME_START) {
+		json_object_object_add(object, "start", json_object_new_int64(frame->start));
+	}
+	text = json_object_to_json_string_length(object, STAT_SAMPLE_JSON_FLAGS, &length);
+	if (!text || !stat_buffer_append(out, text, length)) {
+		found = false;
+		out->length = 0;
+	}
+	json_object_put(object);
 
-		stat_json_ref(object, "scope", frame->scope);
-		stat_json_ref(object, "function", frame->function);
-		stat_json_ref(object, "file", frame->file);
-		if (frame->flags & STAT_FRAME_LINE) {
-			json_object_object_add(object, "line", json_object_new_int64(frame->line));
-		}
-		if (frame->flags & STAT_FRAME_START) {
-			json_object_object_add(object, "start", json_object_new_int64(frame->start));
-		}
-		json_object_array_add(stack, object);
+	return found;
+}
+
+static inline bool stat_frame_equal(const stat_frame *a, const stat_frame *b)
+{
+	return a->function == b->function && a->scope == b->scope && a->file == b->file &&
+		a->line == b->line && a->start == b->start && a->flags == b->flags;
+}
+
+/* Append a frame's JSON text, from the cache or made and kept. */
+static bool stat_json_frame_append(const stat_frame *frame, stat_buffer *out)
+{
+	uint32_t hash = frame->function * 2654435761u ^ frame->scope * 2246822519u ^ frame->file * 3266489917u ^
+		frame->line * 668265263u ^ frame->start * 374761393u ^ frame->flags;
+	stat_frame_text *entry;
+	stat_buffer made = {0};
+	bool keep;
+
+	if (!stat_frame_texts) {
+		stat_frame_texts = calloc(STAT_SAMPLE_FRAME_TEXTS, sizeof(stat_frame_text));
+	}
+	entry = stat_frame_texts ? &stat_frame_texts[(hash ^ hash >> 15) % STAT_SAMPLE_FRAME_TEXTS] : NULL;
+	if (entry && entry->text && stat_frame_equal(&entry->frame, frame)) {
+		return stat_buffer_append(out, entry->text, entry->length);
 	}
 
-	if (sample->true_depth > sample->depth) {
+	keep = stat_json_frame(frame, &made);
+	if (made.length == 0 || !stat_buffer_append(out, made.data, made.length)) {
+		stat_buffer_free(&made);
+		return false;
+	}
+	if (keep && entry) {
+		free(entry->text);
+		entry->frame = *frame;
+		entry->text = made.data;
+		entry->length = made.length;
+	} else {
+		stat_buffer_free(&made);
+	}
+
+	return true;
+}
+
+/*
+ * The stack, innermost first; a cut stack ends with
+ * {"function":"[truncated]","depth":N}. Its text is joined from the frames'
+ * texts and handed to json-c to write as it is.
+ */
+static json_object *stat_json_stack(const stat_sample *sample)
+{
+	json_object *stack;
+	stat_buffer text = {0};
+	bool ok = stat_buffer_append(&text, "[", 1);
+	uint32_t i;
+
+	for (i = 0; ok && i < sample->depth; i++) {
+		ok = (i == 0 || stat_buffer_append(&text, ",", 1)) && stat_json_frame_append(&sample->frames[i], &text);
+	}
+
+	if (ok && sample->true_depth > sample->depth) {
 		json_object *object = json_object_new_object();
+		const char *cut;
+		size_t length;
 
 		json_object_object_add(object, "function", json_object_new_string("[truncated]"));
 		json_object_object_add(object, "depth", json_object_new_int64(sample->true_depth));
-		json_object_array_add(stack, object);
+		cut = json_object_to_json_string_length(object, STAT_SAMPLE_JSON_FLAGS, &length);
+		ok = cut && (sample->depth == 0 || stat_buffer_append(&text, ",", 1)) && stat_buffer_append(&text, cut, length);
+		json_object_put(object);
+	}
+	ok = ok && stat_buffer_append(&text, "]", 2);
+	if (!ok) {
+		stat_buffer_free(&text);
+		return NULL;
 	}
 
+	/* the text (NUL-terminated above) is owned and freed by the object */
+	stack = json_object_new_array();
+	json_object_set_serializer(stack, json_object_userdata_to_json_string, text.data, json_object_free_userdata);
 	return stack;
+}
+
+void stat_sample_texts_free(void)
+{
+	uint32_t i;
+
+	if (!stat_frame_texts) {
+		return;
+	}
+	for (i = 0; i < STAT_SAMPLE_FRAME_TEXTS; i++) {
+		free(stat_frame_texts[i].text);
+	}
+	free(stat_frame_texts);
+	stat_frame_texts = NULL;
 }
 
 static const char *stat_sample_types[] = {"memory", "user", "internal"};
@@ -321,11 +428,16 @@ bool stat_sample_encode(const stat_sample *sample, stat_buffer *out)
 	}
 
 	if (sample->flags & STAT_SAMPLE_STACK) {
-		json_object_object_add(root, "stack", stat_json_stack(sample));
+		json_object *stack = stat_json_stack(sample);
+
+		if (!stack) {
+			json_object_put(root);
+			return false;
+		}
+		json_object_object_add(root, "stack", stack);
 	}
 
-	text = json_object_to_json_string_length(root,
-		JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &length);
+	text = json_object_to_json_string_length(root, STAT_SAMPLE_JSON_FLAGS, &length);
 	ok = text && stat_buffer_append(out, text, length) && stat_buffer_append(out, "\n", 1);
 	json_object_put(root);
 
@@ -343,8 +455,7 @@ bool stat_sample_encode_lost(uint64_t count, stat_buffer *out)
 	json_object_object_add(root, "count", json_object_new_int64((int64_t) count));
 	json_object_object_add(root, "elapsed", stat_json_seconds(stat_clock_now()));
 
-	text = json_object_to_json_string_length(root,
-		JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &length);
+	text = json_object_to_json_string_length(root, STAT_SAMPLE_JSON_FLAGS, &length);
 	ok = text && stat_buffer_append(out, text, length) && stat_buffer_append(out, "\n", 1);
 	json_object_put(root);
 

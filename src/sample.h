@@ -106,5 +106,7 @@ bool stat_sample_encode_lost(uint64_t count, stat_buffer *out);
 
 /* MINIT: remember opcode names (so no thread calls the engine for them). */
 void stat_sample_minit(void);
+/* Free the frames' JSON texts kept by the encoder (process-local). */
+void stat_sample_texts_free(void);
 
 #endif
