@@ -228,10 +228,20 @@ typedef struct _stat_frame_region {
 	const unsigned char *data;
 } stat_frame_region;
 
+/*
+ * Whether a whole frame at address lies in [lo, hi). The address may be any
+ * value (a link copied from a frame being set up holds whatever the slot held
+ * before): no arithmetic on it that could wrap.
+ */
+static inline bool stat_frame_within(uintptr_t address, uintptr_t lo, uintptr_t hi)
+{
+	return address >= lo && address < hi && hi - address >= sizeof(zend_execute_data);
+}
+
 /* The identifying head (func .. prev) of the frame at address, if the region holds it. */
 static const unsigned char *stat_frame_region_head(const stat_frame_region *region, uintptr_t address)
 {
-	if (address < region->lo || address + sizeof(zend_execute_data) > region->hi) {
+	if (!stat_frame_within(address, region->lo, region->hi)) {
 		return NULL;
 	}
 	return region->data + (address - region->lo) + STAT_FRAME_HEAD_FROM;
@@ -721,12 +731,12 @@ static const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const s
 	const unsigned char *copy = NULL;
 	size_t available = 0;
 
-	if (address >= reader->window_lo && address + sizeof(zend_execute_data) <= reader->window_hi) {
+	if (stat_frame_within(address, reader->window_lo, reader->window_hi)) {
 		copy = reader->window + (address - reader->window_lo);
 		available = reader->window_hi - address;
 	} else if (reader->window_hi && address >= page_lo && address < reader->window_lo && !into) {
 		/* deeper on this page than the window reached: one read of the page under it */
-		if (!(address >= reader->below_lo && address + sizeof(zend_execute_data) <= reader->below_hi)) {
+		if (!stat_frame_within(address, reader->below_lo, reader->below_hi)) {
 			uintptr_t from = reader->window_lo - page_lo > STAT_FRAME_WINDOW_MAX ? reader->window_lo - STAT_FRAME_WINDOW_MAX : page_lo;
 
 			if (from > address) {
@@ -740,13 +750,13 @@ static const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const s
 				}
 			}
 		}
-		if (address >= reader->below_lo && address + sizeof(zend_execute_data) <= reader->below_hi) {
+		if (stat_frame_within(address, reader->below_lo, reader->below_hi)) {
 			copy = reader->below + (address - reader->below_lo);
 			available = reader->below_hi - address;
 		}
 	} else if (reader->window_hi && (address < page_lo || address >= globals->top) && !into) {
 		/* off the current page: the top of the previous one */
-		if (!(address >= reader->lower_lo && address + sizeof(zend_execute_data) <= reader->lower_hi) &&
+		if (!stat_frame_within(address, reader->lower_lo, reader->lower_hi) &&
 			*extra < STAT_FRAME_EXTRA_READS) {
 			if (reader->page != globals->page) {
 				*extra += 2;
@@ -755,7 +765,7 @@ static const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const s
 			(*extra)++;
 			stat_frame_lower(reader, address);
 		}
-		if (address >= reader->lower_lo && address + sizeof(zend_execute_data) <= reader->lower_hi) {
+		if (stat_frame_within(address, reader->lower_lo, reader->lower_hi)) {
 			copy = reader->lower + (address - reader->lower_lo);
 			available = reader->lower_hi - address;
 		}
