@@ -71,3 +71,38 @@ int statq_collect(const statq_options *options, const char *command, statq_profi
 	statq_sample_free(&state.sample);
 	return status;
 }
+
+bool statq_report_begin(statq_report *report, const char *command, bool keep_samples, int argc, char **argv, int *status)
+{
+	memset(report, 0, sizeof(*report));
+	*status = statq_options_parse_all(statq_command_find(command), argc, argv, &report->options);
+	if (*status != STATQ_OK) {
+		/* below zero: help was printed */
+		*status = *status < 0 ? STATQ_OK : *status;
+		return false;
+	}
+	if (!(report->output = statq_output_open(report->options.output, command))) {
+		statq_options_free(&report->options);
+		*status = STATQ_FAIL;
+		return false;
+	}
+	report->profile = statq_profile_new(keep_samples);
+	*status = statq_collect(&report->options, command, report->profile, NULL, 0, NULL, &report->collected);
+	if (*status != STATQ_OK) {
+		statq_report_end(report, command, *status);
+		return false;
+	}
+	return true;
+}
+
+int statq_report_end(statq_report *report, const char *command, int status)
+{
+	if (status == STATQ_OK) {
+		status = statq_output_commit(report->output, command);
+	} else {
+		statq_output_abort(report->output);
+	}
+	statq_profile_free(report->profile);
+	statq_options_free(&report->options);
+	return status;
+}

@@ -7,6 +7,7 @@
 
 #include "profile.h"
 #include "reader.h"
+#include "output.h"
 
 typedef struct _statq_collected {
 	statq_totals totals;
@@ -18,5 +19,23 @@ typedef void (*statq_collect_tick)(void *context, statq_profile *profile, const 
 
 int statq_collect(const statq_options *options, const char *command, statq_profile *profile,
 	statq_collect_tick tick, double every, void *context, statq_collected *collected);
+
+/* A report (fold, flame, speedscope): samples collected into a profile, written to one output file. */
+typedef struct _statq_report {
+	statq_options   options;
+	statq_collected collected;
+	statq_profile  *profile;
+	statq_output   *output;
+} statq_report;
+
+/*
+ * Parse the command's options, open its output and collect: true when the
+ * report is ready to be written; otherwise false with *status what the
+ * command returns (everything freed).
+ */
+bool statq_report_begin(statq_report *report, const char *command, bool keep_samples, int argc, char **argv, int *status);
+
+/* Commit the output when status is STATQ_OK (else discard it) and free the report: what the command returns. */
+int statq_report_end(statq_report *report, const char *command, int status);
 
 #endif

@@ -88,32 +88,17 @@ static void statq_flame_write(FILE *out, const char *title, const char *json)
 
 int statq_flame_main(int argc, char **argv)
 {
-	const statq_command *command = statq_command_find("flame");
-	statq_options options;
-	statq_collected collected;
+	statq_report report;
 	statq_profile *profile;
-	statq_output *output;
 	json_object *data, *names, *kinds;
 	bool truncated = false;
 	size_t i;
 	int status;
 
-	status = statq_options_parse_all(command, argc, argv, &options);
-	if (status != STATQ_OK) {
-		return status < 0 ? STATQ_OK : status;
-	}
-	if (!(output = statq_output_open(options.output, "flame"))) {
-		statq_options_free(&options);
-		return STATQ_FAIL;
-	}
-	profile = statq_profile_new(false);
-	status = statq_collect(&options, "flame", profile, NULL, 0, NULL, &collected);
-	if (status != STATQ_OK) {
-		statq_output_abort(output);
-		statq_profile_free(profile);
-		statq_options_free(&options);
+	if (!statq_report_begin(&report, "flame", false, argc, argv, &status)) {
 		return status;
 	}
+	profile = report.profile;
 
 	names = json_object_new_array();
 	kinds = json_object_new_array();
@@ -125,19 +110,16 @@ int statq_flame_main(int argc, char **argv)
 		truncated = truncated || strcmp(name, "[truncated]") == 0;
 	}
 	data = json_object_new_object();
-	json_object_object_add(data, "source", json_object_new_string(collected.totals.source));
+	json_object_object_add(data, "source", json_object_new_string(report.collected.totals.source));
 	json_object_object_add(data, "samples", json_object_new_int64((int64_t) statq_profile_samples(profile)));
-	json_object_object_add(data, "lost", json_object_new_int64((int64_t) collected.totals.lost));
+	json_object_object_add(data, "lost", json_object_new_int64((int64_t) report.collected.totals.lost));
 	json_object_object_add(data, "truncated", json_object_new_boolean(truncated));
 	json_object_object_add(data, "names", names);
 	json_object_object_add(data, "kinds", kinds);
 	json_object_object_add(data, "tree", statq_flame_tree(profile, 0));
 
-	statq_flame_write(statq_output_file(output), options.title ? options.title : "statq flame graph",
+	statq_flame_write(statq_output_file(report.output), report.options.title ? report.options.title : "statq flame graph",
 		json_object_to_json_string_ext(data, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(data);
-	status = statq_output_commit(output, "flame");
-	statq_profile_free(profile);
-	statq_options_free(&options);
-	return status;
+	return statq_report_end(&report, "flame", STATQ_OK);
 }

@@ -55,33 +55,15 @@ static void statq_fold_node(FILE *out, const statq_profile *profile, uint32_t no
 
 int statq_fold_main(int argc, char **argv)
 {
-	const statq_command *command = statq_command_find("fold");
-	statq_options options;
-	statq_collected collected;
-	statq_profile *profile;
-	statq_output *output;
+	statq_report report;
 	uint32_t *path = NULL;
 	size_t capacity = 0;
 	int status;
 
-	status = statq_options_parse_all(command, argc, argv, &options);
-	if (status != STATQ_OK) {
-		return status < 0 ? STATQ_OK : status;
+	if (!statq_report_begin(&report, "fold", false, argc, argv, &status)) {
+		return status;
 	}
-	if (!(output = statq_output_open(options.output, "fold"))) {
-		statq_options_free(&options);
-		return STATQ_FAIL;
-	}
-	profile = statq_profile_new(false);
-	status = statq_collect(&options, "fold", profile, NULL, 0, NULL, &collected);
-	if (status == STATQ_OK) {
-		statq_fold_node(statq_output_file(output), profile, 0, &path, &capacity, 0);
-		status = statq_output_commit(output, "fold");
-	} else {
-		statq_output_abort(output);
-	}
+	statq_fold_node(statq_output_file(report.output), report.profile, 0, &path, &capacity, 0);
 	free(path);
-	statq_profile_free(profile);
-	statq_options_free(&options);
-	return status;
+	return statq_report_end(&report, "fold", STATQ_OK);
 }

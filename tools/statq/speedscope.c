@@ -138,11 +138,9 @@ static json_object *statq_speedscope_profile(const statq_profile *profile, const
 
 int statq_speedscope_main(int argc, char **argv)
 {
-	const statq_command *command = statq_command_find("speedscope");
-	statq_options options;
-	statq_collected collected;
+	statq_report report;
+	const statq_options *options = &report.options;
 	statq_profile *profile;
-	statq_output *output;
 	const statq_kept *kept;
 	json_object *root, *shared, *frames, *profiles;
 	double *gaps, *weights, median = 0;
@@ -150,22 +148,10 @@ int statq_speedscope_main(int argc, char **argv)
 	size_t count, i, n, best = 0, best_count = 0;
 	int status;
 
-	status = statq_options_parse_all(command, argc, argv, &options);
-	if (status != STATQ_OK) {
-		return status < 0 ? STATQ_OK : status;
-	}
-	if (!(output = statq_output_open(options.output, "speedscope"))) {
-		statq_options_free(&options);
-		return STATQ_FAIL;
-	}
-	profile = statq_profile_new(true);
-	status = statq_collect(&options, "speedscope", profile, NULL, 0, NULL, &collected);
-	if (status != STATQ_OK) {
-		statq_output_abort(output);
-		statq_profile_free(profile);
-		statq_options_free(&options);
+	if (!statq_report_begin(&report, "speedscope", true, argc, argv, &status)) {
 		return status;
 	}
+	profile = report.profile;
 
 	count = statq_profile_kept(profile, &kept);
 
@@ -185,7 +171,7 @@ int statq_speedscope_main(int argc, char **argv)
 		median = 0.0001;  /* stat's default interval, when no request has two samples */
 	}
 	for (i = 0; i < count; i++) {
-		weights[i] = options.count_weights ? 1.0 : (gaps[i] >= 0 ? gaps[i] : median);
+		weights[i] = options->count_weights ? 1.0 : (gaps[i] >= 0 ? gaps[i] : median);
 	}
 	free(gaps);
 
@@ -205,8 +191,8 @@ int statq_speedscope_main(int argc, char **argv)
 
 	/* profiles: one per pid, in pid order, or one for all */
 	profiles = json_object_new_array();
-	if (options.merge || count == 0) {
-		json_object_array_add(profiles, statq_speedscope_profile(profile, kept, weights, count, true, 0, options.count_weights));
+	if (options->merge || count == 0) {
+		json_object_array_add(profiles, statq_speedscope_profile(profile, kept, weights, count, true, 0, options->count_weights));
 	} else {
 		pids = statq_alloc(count * sizeof(int64_t));
 		for (i = 0; i < count; i++) {
@@ -223,7 +209,7 @@ int statq_speedscope_main(int argc, char **argv)
 				best_count = j - i;
 				best = n;
 			}
-			json_object_array_add(profiles, statq_speedscope_profile(profile, kept, weights, count, false, pids[i], options.count_weights));
+			json_object_array_add(profiles, statq_speedscope_profile(profile, kept, weights, count, false, pids[i], options->count_weights));
 			n++;
 			i = j;
 		}
@@ -237,19 +223,16 @@ int statq_speedscope_main(int argc, char **argv)
 	json_object_object_add(shared, "frames", frames);
 	json_object_object_add(root, "shared", shared);
 	json_object_object_add(root, "profiles", profiles);
-	json_object_object_add(root, "name", json_object_new_string(collected.totals.source[0] ? collected.totals.source : "stat"));
+	json_object_object_add(root, "name", json_object_new_string(report.collected.totals.source[0] ? report.collected.totals.source : "stat"));
 	json_object_object_add(root, "activeProfileIndex", json_object_new_int64((int64_t) best));
 	json_object_object_add(root, "exporter", json_object_new_string("statq " STATQ_VERSION));
 
 	{
-		FILE *out = statq_output_file(output);
+		FILE *out = statq_output_file(report.output);
 
 		fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), out);
 		fputc('\n', out);
 	}
 	json_object_put(root);
-	status = statq_output_commit(output, "speedscope");
-	statq_profile_free(profile);
-	statq_options_free(&options);
-	return status;
+	return statq_report_end(&report, "speedscope", STATQ_OK);
 }
