@@ -232,7 +232,8 @@ static PHP_RINIT_FUNCTION(stat)
 static PHP_RSHUTDOWN_FUNCTION(stat)
 {
 	if (STAT_G(sampler)) {
-		stat_sampler_stop(STAT_G(sampler));
+		/* the thread parks on its own; the next request's start makes sure it has */
+		stat_sampler_stop(STAT_G(sampler), false);
 	}
 
 	return SUCCESS;
@@ -352,7 +353,8 @@ ZEND_FUNCTION(stat_sampler_deactivate)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
 
-	RETURN_BOOL(STAT_G(sampler) && stat_sampler_stop(STAT_G(sampler)));
+	/* once deactivate() returns, this request is no longer sampled */
+	RETURN_BOOL(STAT_G(sampler) && stat_sampler_stop(STAT_G(sampler), true));
 }
 
 zend_module_entry stat_module_entry = {

@@ -13,8 +13,9 @@
  * bounded; the previous page's top is read with the window once known.
  * Names are cached per function address, keyed also by the name, scope and
  * file pointers read in (3), so a function seen before costs no string read
- * and no arena work; the cache is emptied at each request start, when the
- * previous request's interned strings may be gone.
+ * and no arena work; the cache is emptied at each request start (a new
+ * generation, nothing cleared), when the previous request's interned strings
+ * may be gone.
  * When a stack is deeper than the frames kept, the frames under the cut are
  * counted once (page by page) and remembered by address with their function
  * and caller; later samples walk down from their cut, in memory, until they
@@ -94,6 +95,7 @@ typedef struct _stat_frame_globals {
 } stat_frame_globals;
 
 typedef struct _stat_frame_cache {
+	uint32_t  generation; /* the reader's at the time: older entries are empty */
 	uintptr_t func;
 	uintptr_t name;
 	uintptr_t scope;
@@ -164,6 +166,7 @@ struct _stat_frame_reader {
 	uintptr_t        func_addresses[STAT_FRAME_SLOTS];
 	struct iovec     local[2 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS], remote[2 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS];
 	stat_frame_cache cache[STAT_FRAME_CACHE];
+	uint32_t         cache_generation;
 };
 
 stat_frame_reader *stat_frame_reader_create(void)
@@ -307,7 +310,11 @@ void stat_frame_reader_reset(stat_frame_reader *reader)
 	stat_frame_forget(reader);
 	reader->page = 0;
 	reader->last.page = 0;
-	memset(reader->cache, 0, sizeof(reader->cache));
+	/* empty the cache: a new generation (cleared for real once in 4 billion requests) */
+	if (++reader->cache_generation == 0) {
+		memset(reader->cache, 0, sizeof(reader->cache));
+		reader->cache_generation = 1;
+	}
 }
 
 void stat_frame_reader_free(stat_frame_reader *reader)
@@ -387,16 +394,24 @@ static inline stat_frame_cache *stat_frame_cache_slot(stat_frame_reader *reader,
 	return &reader->cache[(func >> 4) % STAT_FRAME_CACHE];
 }
 
+/* The cache entry of this function in this request, or NULL. */
+static inline stat_frame_cache *stat_frame_cache_find(stat_frame_reader *reader, uintptr_t func)
+{
+	stat_frame_cache *entry = stat_frame_cache_slot(reader, func);
+
+	return entry->generation == reader->cache_generation && entry->func == func ? entry : NULL;
+}
+
 /* Names of a function: from the cache, or read and interned once. */
 static bool stat_frame_names(stat_frame_reader *reader, uintptr_t address, const zend_function *func, stat_frame *frame)
 {
 	uintptr_t name = (uintptr_t) func->common.function_name;
 	uintptr_t scope = (uintptr_t) func->common.scope;
 	uintptr_t file = func->type == ZEND_INTERNAL_FUNCTION ? 0 : (uintptr_t) func->op_array.filename;
-	stat_frame_cache *entry = stat_frame_cache_slot(reader, address);
+	stat_frame_cache *entry = stat_frame_cache_find(reader, address);
 	uintptr_t class_name = 0;
 
-	if (entry->func == address && entry->name == name && entry->scope == scope &&
+	if (entry && entry->name == name && entry->scope == scope &&
 		entry->file == file && entry->type == func->type) {
 		reader->hits++;
 		frame->function = entry->function_ref;
@@ -417,6 +432,8 @@ static bool stat_frame_names(stat_frame_reader *reader, uintptr_t address, const
 
 	/* a name the arena could not take is retried next time rather than cached */
 	if (frame->function != STAT_STRING_FULL && frame->scope != STAT_STRING_FULL && frame->file != STAT_STRING_FULL) {
+		entry = stat_frame_cache_slot(reader, address);
+		entry->generation = reader->cache_generation;
 		entry->func = address;
 		entry->name = name;
 		entry->scope = scope;
@@ -830,7 +847,7 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 
 	for (i = 0; i < count; i++) {
 		stat_frame_found *found = &reader->found[i];
-		stat_frame_cache *entry = stat_frame_cache_slot(reader, found->func);
+		const stat_frame_cache *entry = stat_frame_cache_find(reader, found->func);
 
 		for (j = 0; j < distinct && reader->func_addresses[j] != found->func; j++) {
 		}
@@ -846,7 +863,7 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 		found->func_index = (int) j;
 		/* an internal function's opline is not its own: don't follow it */
 		found->want_line = found->opline != 0 &&
-			!(entry->func == found->func && entry->type == ZEND_INTERNAL_FUNCTION);
+			!(entry && entry->type == ZEND_INTERNAL_FUNCTION);
 		found->have_line = false;
 	}
 	for (i = 0; i < count; i++) {

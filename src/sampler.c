@@ -2,11 +2,15 @@
  * sampler.c: see sampler.h.
  *
  * Ownership: stat_sampler is malloc'd by the request thread and lives for
- * the process. While the thread runs it reads `request`, `request_start`,
- * `reader` and `sample` (written by the request thread before start, not
- * touched until after the join) and the `stop` word.
+ * the process, and so does its thread once started: between requests it is
+ * parked (on a futex, no timer), so a request costs two wake-ups, not a
+ * thread's creation and join. The `state` word says what the thread is to do
+ * (run, park, exit) and what it does (parked); the request thread writes
+ * `request`, `request_start`, `reader` and `sample` only while the thread is
+ * parked (or not started) and then publishes them with the store of RUN.
  */
 #include <errno.h>
+#include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
@@ -29,12 +33,19 @@
 /* the longest a sampler sleeps before looking at the live interval again */
 #define STAT_SAMPLER_SLICE (50 * 1000 * 1000ULL)
 
+/* sampler->state: asked of the thread by the request thread, and PARKED, said by the thread */
+#define STAT_SAMPLER_RUN    0
+#define STAT_SAMPLER_PARK   1
+#define STAT_SAMPLER_PARKED 2
+#define STAT_SAMPLER_EXIT   3
+
 struct _stat_sampler {
 	pthread_t          thread;
-	pid_t              pid;        /* the process the thread runs in */
+	pid_t              thread_pid;  /* the process the thread runs in; 0: no thread */
+	pid_t              pid;         /* the process of the request sampled */
 	bool               running;
 	int                place;
-	stat_atomic_u32    stop;
+	stat_atomic_u32    state;
 	uint64_t           request;
 	uint64_t           request_start;
 	stat_frame_reader *reader;
@@ -42,6 +53,8 @@ struct _stat_sampler {
 	size_t             sample_size;
 	uint64_t           stack_capacity;  /* frames a ring slot holds */
 };
+
+static void stat_sampler_wake(stat_sampler *sampler);
 
 stat_sampler *stat_sampler_create(void)
 {
@@ -69,23 +82,37 @@ void stat_sampler_free(stat_sampler *sampler)
 	if (!sampler) {
 		return;
 	}
-	stat_sampler_stop(sampler);
+	stat_sampler_stop(sampler, false);
+	if (sampler->thread_pid == getpid()) {
+		stat_atomic_store_u32(&sampler->state, STAT_SAMPLER_EXIT);
+		stat_sampler_wake(sampler);
+		pthread_join(sampler->thread, NULL);
+	}
+	sampler->thread_pid = 0;
 	stat_frame_reader_free(sampler->reader);
 	free(sampler->sample);
 	free(sampler);
 }
 
-/* Sleep until the absolute monotonic deadline, or until asked to stop. */
-static void stat_sampler_wait(stat_sampler *sampler, uint64_t deadline)
+static void stat_sampler_wake(stat_sampler *sampler)
 {
-	struct timespec ts;
+	syscall(SYS_futex, &sampler->state.v, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, INT_MAX, NULL, NULL, 0);
+}
 
-	ts.tv_sec = (time_t) (deadline / STAT_NS_PER_SEC);
-	ts.tv_nsec = (long) (deadline % STAT_NS_PER_SEC);
+/* Wait while state is `value`, until the absolute monotonic deadline (0: none). */
+static void stat_sampler_wait(stat_sampler *sampler, uint32_t value, uint64_t deadline)
+{
+	struct timespec ts, *until = NULL;
 
-	while (stat_atomic_load_u32(&sampler->stop) == 0) {
-		long rc = syscall(SYS_futex, &sampler->stop.v, FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG,
-			0, &ts, NULL, FUTEX_BITSET_MATCH_ANY);
+	if (deadline) {
+		ts.tv_sec = (time_t) (deadline / STAT_NS_PER_SEC);
+		ts.tv_nsec = (long) (deadline % STAT_NS_PER_SEC);
+		until = &ts;
+	}
+
+	while (stat_atomic_load_u32(&sampler->state) == value) {
+		long rc = syscall(SYS_futex, &sampler->state.v, FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG,
+			value, until, NULL, FUTEX_BITSET_MATCH_ANY);
 
 		if (rc == -1 && errno == ETIMEDOUT) {
 			return;
@@ -123,16 +150,12 @@ static void stat_sampler_tick(stat_sampler *sampler, uint64_t now)
 	}
 }
 
-static void *stat_sampler_main(void *argument)
+/* Sample at the live interval while the state is RUN. */
+static void stat_sampler_run(stat_sampler *sampler)
 {
-	stat_sampler *sampler = argument;
-	uint64_t last;
+	uint64_t last = stat_clock_now();
 
-	/* the default 50 us of timer slack would stretch every short interval */
-	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	last = stat_clock_now();
-
-	while (stat_atomic_load_u32(&sampler->stop) == 0) {
+	while (stat_atomic_load_u32(&sampler->state) == STAT_SAMPLER_RUN) {
 		uint64_t interval = stat_atomic_load_relaxed(&stat_memory->live.interval) * STAT_NS_PER_USEC;
 		uint64_t next = last + interval, now;
 
@@ -144,12 +167,12 @@ static void *stat_sampler_main(void *argument)
 		if (interval > STAT_SAMPLER_SLICE) {
 			now = stat_clock_now();
 			if (next > now + STAT_SAMPLER_SLICE) {
-				stat_sampler_wait(sampler, now + STAT_SAMPLER_SLICE);
+				stat_sampler_wait(sampler, STAT_SAMPLER_RUN, now + STAT_SAMPLER_SLICE);
 				continue;
 			}
 		}
-		stat_sampler_wait(sampler, next);
-		if (stat_atomic_load_u32(&sampler->stop) != 0) {
+		stat_sampler_wait(sampler, STAT_SAMPLER_RUN, next);
+		if (stat_atomic_load_u32(&sampler->state) != STAT_SAMPLER_RUN) {
 			break;
 		}
 
@@ -165,16 +188,63 @@ static void *stat_sampler_main(void *argument)
 			last += missed * interval;
 		}
 	}
+}
+
+static void *stat_sampler_main(void *argument)
+{
+	stat_sampler *sampler = argument;
+
+	/* the default 50 us of timer slack would stretch every short interval */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+
+	for (;;) {
+		uint32_t state = stat_atomic_load_u32(&sampler->state);
+
+		if (state == STAT_SAMPLER_EXIT) {
+			break;
+		}
+		if (state == STAT_SAMPLER_RUN) {
+			stat_sampler_run(sampler);
+		} else if (state == STAT_SAMPLER_PARK) {
+			/* done with this request: say so, and wait for the next */
+			uint32_t expected = STAT_SAMPLER_PARK;
+
+			if (stat_atomic_cas_u32(&sampler->state, &expected, STAT_SAMPLER_PARKED)) {
+				stat_sampler_wake(sampler);
+			}
+		} else {
+			stat_sampler_wait(sampler, STAT_SAMPLER_PARKED, 0);
+		}
+	}
 
 	return NULL;
 }
 
-bool stat_sampler_start(stat_sampler *sampler, uint64_t request, uint64_t request_start)
+/* Create the thread, parked. */
+static bool stat_sampler_spawn(stat_sampler *sampler)
 {
 	pthread_attr_t attributes;
 	sigset_t all, previous;
 	int rc;
 
+	stat_atomic_store_u32(&sampler->state, STAT_SAMPLER_PARKED);
+	/* the thread takes no signals: PHP's handlers must run on PHP's thread */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &previous);
+	pthread_attr_init(&attributes);
+	pthread_attr_setstacksize(&attributes, 256 * 1024);
+	rc = pthread_create(&sampler->thread, &attributes, stat_sampler_main, sampler);
+	pthread_attr_destroy(&attributes);
+	pthread_sigmask(SIG_SETMASK, &previous, NULL);
+	if (rc != 0) {
+		return false;
+	}
+	sampler->thread_pid = getpid();
+	return true;
+}
+
+bool stat_sampler_start(stat_sampler *sampler, uint64_t request, uint64_t request_start)
+{
 	if (stat_sampler_active(sampler)) {
 		return false;
 	}
@@ -186,33 +256,30 @@ bool stat_sampler_start(stat_sampler *sampler, uint64_t request, uint64_t reques
 		return false;
 	}
 
+	if (sampler->thread_pid == getpid()) {
+		/* stopped without waiting (the end of the last request): parked by now, nearly always */
+		stat_sampler_wait(sampler, STAT_SAMPLER_PARK, 0);
+	} else if (!stat_sampler_spawn(sampler)) {
+		/* (a forked child has no thread: the parent's stays in the parent) */
+		stat_samplers_release(stat_memory->samplers, sampler->place, getpid());
+		sampler->place = -1;
+		return false;
+	}
+
+	/* the thread is parked: what it reads can be set */
 	stat_frame_reader_reset(sampler->reader);
 	sampler->pid = getpid();
 	sampler->request = request;
 	sampler->request_start = request_start;
-	stat_atomic_store_u32(&sampler->stop, 0);
-
-	/* the thread takes no signals: PHP's handlers must run on PHP's thread */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &previous);
-	pthread_attr_init(&attributes);
-	pthread_attr_setstacksize(&attributes, 256 * 1024);
-	rc = pthread_create(&sampler->thread, &attributes, stat_sampler_main, sampler);
-	pthread_attr_destroy(&attributes);
-	pthread_sigmask(SIG_SETMASK, &previous, NULL);
-
-	if (rc != 0) {
-		stat_samplers_release(stat_memory->samplers, sampler->place, sampler->pid);
-		sampler->place = -1;
-		return false;
-	}
+	stat_atomic_store_u32(&sampler->state, STAT_SAMPLER_RUN);
+	stat_sampler_wake(sampler);
 
 	sampler->running = true;
 	stat_atomic_inc(STAT_COUNTER(samplers_started));
 	return true;
 }
 
-bool stat_sampler_stop(stat_sampler *sampler)
+bool stat_sampler_stop(stat_sampler *sampler, bool wait)
 {
 	if (!sampler->running) {
 		return false;
@@ -225,9 +292,16 @@ bool stat_sampler_stop(stat_sampler *sampler)
 		return false;
 	}
 
-	stat_atomic_store_u32(&sampler->stop, 1);
-	syscall(SYS_futex, &sampler->stop.v, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, NULL, 0);
-	pthread_join(sampler->thread, NULL);
+	/*
+	 * Park the thread. Waiting until it no longer samples takes at most one
+	 * sample's time, but two context switches: at the end of a request that
+	 * wait is left to the next start, by when the thread has long parked.
+	 */
+	stat_atomic_store_u32(&sampler->state, STAT_SAMPLER_PARK);
+	stat_sampler_wake(sampler);
+	if (wait) {
+		stat_sampler_wait(sampler, STAT_SAMPLER_PARK, 0);
+	}
 
 	stat_samplers_release(stat_memory->samplers, sampler->place, sampler->pid);
 	sampler->place = -1;

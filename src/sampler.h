@@ -1,14 +1,16 @@
 /*
- * sampler.h: one timer thread per sampled request.
+ * sampler.h: a timer thread that samples the request running.
  *
  * The request thread owns the sampler: it starts it (RINIT or
- * stat\sampler\activate()) and stops and joins it (RSHUTDOWN or deactivate()).
+ * stat\sampler\activate()) and stops it (RSHUTDOWN or deactivate()); the
+ * thread is created at the first start and parked between requests, and
+ * joined when the process shuts down (stat_sampler_free).
  * The sampler thread ticks on CLOCK_MONOTONIC absolute deadlines at the live
  * interval (re-read each tick, so the control socket reaches running
  * samplers), reads the executor through its frame reader and publishes one
  * sample per tick in the ring. A late tick is skipped and counted, never
  * replayed. It waits on a futex, not a lock: stopping it is a store and a
- * wake, and the join takes at most one sample's time.
+ * wake, and waiting for it to park takes at most one sample's time.
  */
 #ifndef STAT_SAMPLER_H
 #define STAT_SAMPLER_H
@@ -24,8 +26,11 @@ void stat_sampler_free(stat_sampler *sampler);
 
 /* Start for this request (claims a place under stat.samplers); false if refused or running. */
 bool stat_sampler_start(stat_sampler *sampler, uint64_t request, uint64_t request_start);
-/* Stop and join; false if it was not running in this process. */
-bool stat_sampler_stop(stat_sampler *sampler);
+/*
+ * Stop; with wait, return once the thread no longer samples (else the next
+ * start waits for that). False if it was not running in this process.
+ */
+bool stat_sampler_stop(stat_sampler *sampler, bool wait);
 bool stat_sampler_active(stat_sampler *sampler);
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * stream.c: see stream.h. Listener thread, except stat_stream_dump
- * (MSHUTDOWN, after the listener thread has been joined).
+ * stream.c: see stream.h. The listener process, except stat_stream_dump
+ * (MSHUTDOWN of the process that mapped stat).
  */
 #include <errno.h>
 #include <poll.h>
@@ -10,6 +10,8 @@
 #include <sys/socket.h>
 #include <linux/sockios.h>
 #include <unistd.h>
+
+#include <json-c/json.h>
 
 #include "stream.h"
 #include "memory.h"
@@ -113,7 +115,8 @@ size_t stat_stream_poll(struct pollfd *fds)
  * How many of the pending bytes to hand the kernel now: whole lines only,
  * and only as many as its send buffer has room for, so that a send is never
  * cut inside a line. (A client that stops reading is closed at shutdown with
- * whatever the kernel holds: that must end at a newline.)
+ * whatever the kernel holds: that must end at a newline.) Some room is kept:
+ * the last lost line of stat_stream_farewell goes there.
  */
 static size_t stat_stream_sendable(stat_stream_client *client)
 {
@@ -325,9 +328,78 @@ bool stat_stream_drained(void)
 	return true;
 }
 
+/* Whether a line in a client's buffer is a lost line, and its count. */
+static bool stat_stream_lost_line(const char *line, size_t length, uint64_t *count)
+{
+	static const char lost[] = "{\"type\":\"lost\"";
+	json_tokener *tokener;
+	json_object *object, *value;
+
+	if (length < sizeof(lost) - 1 || memcmp(line, lost, sizeof(lost) - 1) != 0 || !(tokener = json_tokener_new())) {
+		return false;
+	}
+	*count = 0;
+	object = json_tokener_parse_ex(tokener, line, (int) length);
+	if (object && json_object_object_get_ex(object, "count", &value)) {
+		*count = (uint64_t) json_object_get_int64(value);
+	}
+	json_object_put(object);
+	json_tokener_free(tokener);
+	return true;
+}
+
+/*
+ * At close, what a client will not get: the lines still in its buffer, the
+ * samples still in the ring for it, and what it had lost and not been told.
+ * They are counted as lost, and told in a last lost line when the socket
+ * takes it (stat_stream_sendable leaves room in the send buffer that only
+ * this line uses), so a client that was stuck still learns what it missed.
+ */
+static void stat_stream_farewell(stat_stream_client *client)
+{
+	uint64_t head = stat_ring_head(stat_memory->ring), missed = 0, told = client->lost;
+	const char *at = client->out.data + client->sent, *end = client->out.data + client->out.length;
+	bool whole = client->sent == 0 || client->out.data[client->sent - 1] == '\n';
+	stat_buffer line = {0};
+	int queued = 0, capacity = 0;
+	socklen_t size = sizeof(capacity);
+
+	if (client->cursor < head) {
+		missed += head - client->cursor;
+	}
+	while (at < end) {
+		const char *newline = memchr(at, '\n', (size_t) (end - at));
+		size_t length = newline ? (size_t) (newline + 1 - at) : (size_t) (end - at);
+		uint64_t count;
+
+		if (stat_stream_lost_line(at, length, &count)) {
+			/* already counted, not yet told */
+			told += count;
+		} else {
+			missed++;
+		}
+		at += length;
+	}
+	if (missed) {
+		stat_atomic_count(STAT_COUNTER(samples_lost), missed);
+	}
+	/* after part of a line the client has a broken line already: nothing more can be said */
+	if (missed + told == 0 || !whole || !stat_sample_encode_lost(missed + told, &line)) {
+		stat_buffer_free(&line);
+		return;
+	}
+	if (ioctl(client->fd, SIOCOUTQ, &queued) == 0 &&
+		getsockopt(client->fd, SOL_SOCKET, SO_SNDBUF, &capacity, &size) == 0 &&
+		capacity > queued && (size_t) (capacity - queued) >= line.length + 1024) {
+		(void) send(client->fd, line.data, line.length, MSG_NOSIGNAL | MSG_DONTWAIT);
+	}
+	stat_buffer_free(&line);
+}
+
 void stat_stream_close_all(void)
 {
 	while (stat_stream_clients_count > 0) {
+		stat_stream_farewell(&stat_stream_clients[stat_stream_clients_count - 1]);
 		stat_stream_remove(stat_stream_clients_count - 1);
 	}
 	free(stat_stream_clients);

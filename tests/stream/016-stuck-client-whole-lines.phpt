@@ -1,5 +1,5 @@
 --TEST--
-stream: clients that read nothing until the process exited get only whole lines (the drain deadline must not cut a line)
+stream: clients that read nothing until the process exited get only whole lines (the drain deadline must not cut a line), and a last lost line for what they missed: samples + lost = samples written
 --INI--
 stat.stream=0
 stat.control=0
@@ -27,7 +27,10 @@ $start = microtime(true);
 var_dump($child->wait());
 $exit = microtime(true) - $start;
 printf("exit within 5 s: %s\n", $exit < 5.0 ? 'yes' : "no ($exit s)");
-$broken = [];
+/* sampling stopped before the counters were printed: the count is final */
+$written = stat_stream_counters($child)['samples_written'] ?? null;
+$broken = $uncounted = [];
+$told = 0;
 foreach ($stuck as $i => $socket) {
     stream_set_timeout($socket, 10);
     $data = stream_get_contents($socket);
@@ -35,8 +38,16 @@ foreach ($stuck as $i => $socket) {
     if ($data === '' || !str_ends_with($data, "\n") || $invalid) {
         $broken[] = sprintf('client %d: %d bytes, %d samples, ends with %s', $i, strlen($data), count($samples), json_encode(substr($data, -40)));
     }
+    $missed = array_sum(array_column($lost, 'count'));
+    $told += $missed > 0 ? 1 : 0;
+    if (count($samples) + $missed !== $written) {
+        $uncounted[] = sprintf('client %d: %d samples + %d lost, %s written', $i, count($samples), $missed, var_export($written, true));
+    }
 }
 var_dump($broken);
+var_dump($uncounted);
+/* the backlog is larger than a socket holds: the drain deadline left something to tell */
+printf("clients told what they missed: %s\n", $told > 0 ? 'some' : 'none');
 ?>
 --EXPECT--
 bool(true)
@@ -45,3 +56,6 @@ int(0)
 exit within 5 s: yes
 array(0) {
 }
+array(0) {
+}
+clients told what they missed: some
