@@ -45,6 +45,7 @@
 #include "SAPI.h"
 
 #include "frame.h"
+#include "clock.h"
 #include "settings.h"
 #include "strings.h"
 #include "atomic.h"
@@ -1075,7 +1076,8 @@ static bool stat_frame_generator(stat_frame_reader *reader, uintptr_t generator,
  * backtrace. Their execute_data addresses, innermost first; false if the
  * chain does not read or validate.
  */
-static bool stat_frame_delegation(stat_frame_reader *reader, const zval *this_zv, uintptr_t *frames, uint32_t *count, int *reads)
+static bool stat_frame_delegation(stat_frame_reader *reader, const zval *this_zv, uintptr_t running,
+	uintptr_t *frames, uint32_t *count, int *reads)
 {
 	uintptr_t found[STAT_FRAME_DELEGATION];
 	uintptr_t execute_data, parent, next_execute_data, next_parent;
@@ -1095,7 +1097,14 @@ static bool stat_frame_delegation(stat_frame_reader *reader, const zval *this_zv
 		}
 		found[n++] = execute_data;
 		if (next_parent == 0) {
-			/* parent is the generator running: the chain is complete */
+			/*
+			 * parent is the generator running: the chain is complete if its
+			 * frame is the one that led here (copied earlier: a generator
+			 * that finished since has shortened the chain)
+			 */
+			if (next_execute_data != running) {
+				return false;
+			}
 			break;
 		}
 		execute_data = next_execute_data;
@@ -1119,7 +1128,8 @@ static bool stat_frame_delegation(stat_frame_reader *reader, const zval *this_zv
  * remembered in `known`, so that the next stack cut at another place, or at
  * the same place, finds its depth from the frames it passes in memory.
  */
-static bool stat_frame_count(stat_frame_reader *reader, const stat_frame_globals *globals, uintptr_t address, uint32_t *depth)
+static bool stat_frame_count(stat_frame_reader *reader, const stat_frame_globals *globals, uintptr_t address, uintptr_t from,
+	uint32_t *depth)
 {
 	stat_frame_region window = {reader->window_lo, reader->window_hi, reader->window};
 	stat_frame_region lower = {reader->lower_lo, reader->lower_hi, reader->lower};
@@ -1176,7 +1186,7 @@ static bool stat_frame_count(stat_frame_reader *reader, const stat_frame_globals
 			int delegation_reads = 0;
 
 			if (pending_at < pending_count ||
-				!stat_frame_delegation(reader, stat_frame_head_this(copy), pending, &pending_count, &delegation_reads)) {
+				!stat_frame_delegation(reader, stat_frame_head_this(copy), from, pending, &pending_count, &delegation_reads)) {
 				return false;
 			}
 			reads += delegation_reads;
@@ -1196,6 +1206,7 @@ static bool stat_frame_count(stat_frame_reader *reader, const stat_frame_globals
 			known->depth = count; /* for now: the position from the top; turned into depth below */
 		}
 
+		from = address;
 		if (pending_at && pending_at <= pending_count) {
 			/* inside a delegation: the generators' own prev links are stale */
 			address = pending[pending_at++];
@@ -1292,6 +1303,8 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 	/* the window where the stack was, read in the same call (the top first) */
 	guessed = stat_frame_window_guess(reader, &guess, local + 2, remote + 2);
 
+	/* the sample's time is when the executor's state is copied, not when the tick began */
+	sample->time = stat_clock_now();
 	got = stat_frame_readv(reader, local, remote, 2 + guessed);
 	if (got < (ssize_t) sizeof(globals)) {
 		reader->last.page = 0;
@@ -1349,7 +1362,7 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 				return true;
 			}
 			if (Z_TYPE(ex->This) != IS_OBJECT || pending_count != 0 ||
-				!stat_frame_delegation(reader, &ex->This, pending, &n, &reads)) {
+				!stat_frame_delegation(reader, &ex->This, reader->found[count - 1].address, pending, &n, &reads)) {
 				/* a frame without a function in the middle of a stack: torn */
 				return false;
 			}
@@ -1471,7 +1484,7 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 				address = pending[pending_count - 1];
 			}
 			if (!stat_frame_count_known(reader, address, &below) &&
-				!stat_frame_count(reader, &globals, address, &below)) {
+				!stat_frame_count(reader, &globals, address, reader->found[count - 1].address, &below)) {
 				return false;
 			}
 			sample->true_depth = count + generators + below;
