@@ -42,6 +42,7 @@
 #include "php.h"
 #include "zend_alloc.h"
 #include "zend_generators.h"
+#include "zend_fibers.h"
 #include "SAPI.h"
 
 #include "frame.h"
@@ -139,6 +140,7 @@ struct _stat_frame_reader {
 	uintptr_t        globals;     /* &EG(vm_stack_top) */
 	uintptr_t        heap;        /* &heap->size, or 0 when the layout did not check out */
 	bool             jit;         /* opcache's JIT runs: oplines may be stale */
+	uintptr_t        fiber_suspend; /* Fiber::suspend(): the only call that detaches a fiber's stack */
 	stat_frame_globals last;      /* the executor's stack state at the last sample */
 	/* counted here, added to the shared counters once per sample */
 	uint64_t         reads, hits, misses;
@@ -308,6 +310,8 @@ void stat_frame_reader_reset(stat_frame_reader *reader)
 	}
 
 	reader->jit = stat_frame_jit();
+	reader->fiber_suspend = zend_ce_fiber
+		? (uintptr_t) zend_hash_str_find_ptr(&zend_ce_fiber->function_table, "suspend", sizeof("suspend") - 1) : 0;
 	stat_frame_forget(reader);
 	reader->page = 0;
 	reader->last.page = 0;
@@ -368,9 +372,19 @@ static bool stat_frame_string(stat_frame_reader *reader, uintptr_t address, uint
 	if (length > STAT_STRING_MAX) {
 		length = STAT_STRING_MAX;
 	}
-	if (length > 0 && !stat_frame_read_one(reader, buffer + offsetof(zend_string, val),
-			address + offsetof(zend_string, val), length)) {
-		return false;
+	if (length > 0) {
+		/*
+		 * The bytes, with the header again: a string freed since (ZendMM
+		 * writes its free list over the header) or reused for one of
+		 * another length no longer has the header first copied.
+		 */
+		uint32_t type_info = GC_TYPE_INFO((zend_refcounted *) header);
+		size_t string_length = ZSTR_LEN(header);
+
+		if (!stat_frame_read_one(reader, buffer, address, offsetof(zend_string, val) + length) ||
+			GC_TYPE_INFO((zend_refcounted *) header) != type_info || ZSTR_LEN(header) != string_length) {
+			return false;
+		}
 	}
 	/*
 	 * A string freed and reused while it was copied: its hash, where the
@@ -1424,6 +1438,14 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 		if (fiber && count == 1) {
 			/* a fiber's entry alone: switching fibers, no PHP code runs */
 			return true;
+		}
+		if (fiber && reader->found[0].func != reader->fiber_suspend) {
+			/*
+			 * Only Fiber::suspend() cuts a fiber's stack from its resumer
+			 * (and it runs on top): a fiber's frame copied before it
+			 * suspended, with the entry copied after, is torn.
+			 */
+			return false;
 		}
 	}
 
