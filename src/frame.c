@@ -24,9 +24,11 @@
  *
  * The engine changes the stack while it is copied, so everything is
  * validated: types and counts, the opline inside its function's opcodes (a
- * frame being set up over an older one), a stack ending only at a top frame
- * (or a fiber's entry), and arguments read from the call that is still
- * there. A sample that does not validate is dropped and counted, never
+ * frame being set up over an older one), the innermost frame's function and
+ * caller unchanged when copied again in (3), a stack ending only at a top
+ * frame (or a fiber's entry, under Fiber::suspend()), a `yield from` chain
+ * ending at the generator that runs, and arguments read from the call that
+ * is still there. A sample that does not validate is dropped and counted, never
  * emitted half right. `yield from` placeholders are replaced by the
  * delegating generators, as the engine does for backtraces.
  */
@@ -119,6 +121,7 @@ typedef struct _stat_frame_found {
 	bool      want_line;
 	uint32_t  line_from;    /* the frame whose read of the same opline serves this one */
 	uint32_t  line_data[2]; /* lineno, opcode (+ op types) */
+	uintptr_t prev;         /* the caller link copied */
 	bool      have_line;
 } stat_frame_found;
 
@@ -167,7 +170,8 @@ struct _stat_frame_reader {
 	stat_frame_found found[STAT_FRAME_SLOTS];
 	stat_frame_func  funcs[STAT_FRAME_SLOTS];
 	uintptr_t        func_addresses[STAT_FRAME_SLOTS];
-	struct iovec     local[2 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS], remote[2 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS];
+	struct iovec     local[2 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 1], remote[2 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 1];
+	unsigned char    leaf_again[STAT_FRAME_HEAD_SPAN];
 	stat_frame_cache cache[STAT_FRAME_CACHE];
 	uint32_t         cache_generation;
 };
@@ -881,6 +885,17 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 			!(entry && entry->type == ZEND_INTERNAL_FUNCTION);
 		found->have_line = false;
 	}
+	/*
+	 * The innermost frame's head again: a call set up where it was, while it
+	 * was copied, can leave a copy with the old function and the new caller
+	 * (each consistent with itself); then the two copies differ.
+	 */
+	reader->local[iovecs].iov_base = reader->leaf_again;
+	reader->local[iovecs].iov_len = STAT_FRAME_HEAD_SPAN;
+	reader->remote[iovecs].iov_base = (void *) (reader->found[0].address + STAT_FRAME_HEAD_FROM);
+	reader->remote[iovecs].iov_len = STAT_FRAME_HEAD_SPAN;
+	iovecs++;
+
 	for (i = 0; i < count; i++) {
 		stat_frame_found *found = &reader->found[i];
 
@@ -928,8 +943,8 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 		for (k = done; k < done + batch && (size_t) got >= reader->local[k].iov_len; k++) {
 			got -= (ssize_t) reader->local[k].iov_len;
 		}
-		if (k < distinct) {
-			/* a function could not be read: the stack is not trustworthy */
+		if (k <= distinct) {
+			/* a function (or the innermost frame again) could not be read: the stack is not trustworthy */
 			return false;
 		}
 		if (k < done + batch) {
@@ -942,6 +957,11 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 			k++;
 		}
 		done = k;
+	}
+
+	if (stat_frame_head_func(reader->leaf_again) != reader->found[0].func ||
+		stat_frame_head_prev(reader->leaf_again) != reader->found[0].prev) {
+		return false;
 	}
 
 	reader->anchors_ok = reader->known_count && reader->anchor_count && iovecs > anchors;
@@ -1394,6 +1414,7 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 		found->opline = (uintptr_t) ex->opline;
 		found->num_args = ZEND_CALL_NUM_ARGS(ex);
 		found->call_info = ZEND_CALL_INFO(ex);
+		found->prev = (uintptr_t) ex->prev_execute_data;
 		count++;
 		if (pending_at < pending_count) {
 			/* inside a delegation the generators' own links are stale */

@@ -10,7 +10,8 @@ require __DIR__ . '/stream.inc';
 $dir = stat_test_dir();
 $path = "$dir/stream.sock";
 
-$first = new StatChild(['stat.stream' => $path], stat_stream_cpu_script(0.2));
+/* a ring that holds everything the first process samples while the second starts (slow under a sanitizer) */
+$first = new StatChild(['stat.stream' => $path, 'stat.samples' => '200000'], stat_stream_cpu_script(0.2));
 var_dump($first->waitFor("ready\n"));
 clearstatcache();
 $inode = fileinode($path);
