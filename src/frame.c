@@ -23,12 +23,13 @@
  * are re-read in (3) so that a different stack underneath is noticed.
  *
  * The engine changes the stack while it is copied, so everything is
- * validated: types and counts, the opline inside its function's opcodes (a
- * frame being set up over an older one), the innermost frame's function and
- * caller unchanged when copied again in (3), a stack ending only at a top
- * frame (or a fiber's entry, under Fiber::suspend()), a `yield from` chain
- * ending at the generator that runs, and arguments read from the call that
- * is still there. A sample that does not validate is dropped and counted, never
+ * validated: types and counts; the opline inside its function's opcodes (a
+ * frame being set up over an older one) and a closure's line inside its
+ * lines; the innermost frame unchanged and not returned when copied again in
+ * (3), if an internal function called it; a stack ending only at a top frame
+ * (or at a fiber's entry, under Fiber::suspend()); a `yield from` chain
+ * ending at the generator that runs; arguments read from the call that is
+ * still there. A sample that does not validate is dropped and counted, never
  * emitted half right. `yield from` placeholders are replaced by the
  * delegating generators, as the engine does for backtraces.
  */
@@ -78,8 +79,8 @@
 /* the top of the window, copied first */
 #define STAT_FRAME_WINDOW_FIRST 1024
 #define STAT_FRAME_ARGS_BYTES  (STAT_ARGINFO_MAX * sizeof(zval))
-/* what is read of a function: the common head, and an op_array's up to line_start */
-#define STAT_FRAME_FUNC_BYTES  (offsetof(zend_op_array, line_start) + sizeof(uint32_t))
+/* what is read of a function: the common head, and an op_array's up to line_end */
+#define STAT_FRAME_FUNC_BYTES  (offsetof(zend_op_array, line_end) + sizeof(uint32_t))
 
 /* The head of zend_alloc.c's (private) struct _zend_mm_heap, checked at RINIT. */
 typedef struct _stat_mm_heap_head {
@@ -170,8 +171,9 @@ struct _stat_frame_reader {
 	stat_frame_found found[STAT_FRAME_SLOTS];
 	stat_frame_func  funcs[STAT_FRAME_SLOTS];
 	uintptr_t        func_addresses[STAT_FRAME_SLOTS];
-	struct iovec     local[2 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 1], remote[2 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 1];
+	struct iovec     local[2 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 2], remote[2 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 2];
 	unsigned char    leaf_again[STAT_FRAME_HEAD_SPAN];
+	stat_frame_globals globals_again;
 	stat_frame_cache cache[STAT_FRAME_CACHE];
 	uint32_t         cache_generation;
 };
@@ -859,7 +861,7 @@ static size_t stat_frame_window_size(size_t size, size_t need)
 }
 
 /* (3) Read every distinct function, and the line of every frame that has one. */
-static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint32_t *funcs)
+static bool stat_frame_functions(stat_frame_reader *reader, const stat_frame_globals *globals, uint32_t count, uint32_t *funcs)
 {
 	unsigned long iovecs = 0, done = 0, anchors;
 	uint32_t i, j, distinct = 0;
@@ -886,14 +888,19 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 		found->have_line = false;
 	}
 	/*
-	 * The innermost frame's head again: a call set up where it was, while it
-	 * was copied, can leave a copy with the old function and the new caller
-	 * (each consistent with itself); then the two copies differ.
+	 * The innermost frame's head again: it may have returned, and another
+	 * call been set up where it was, while the frames under it were copied.
 	 */
 	reader->local[iovecs].iov_base = reader->leaf_again;
 	reader->local[iovecs].iov_len = STAT_FRAME_HEAD_SPAN;
 	reader->remote[iovecs].iov_base = (void *) (reader->found[0].address + STAT_FRAME_HEAD_FROM);
 	reader->remote[iovecs].iov_len = STAT_FRAME_HEAD_SPAN;
+	iovecs++;
+	/* and where the top of the VM stack is now */
+	reader->local[iovecs].iov_base = &reader->globals_again;
+	reader->local[iovecs].iov_len = sizeof(reader->globals_again);
+	reader->remote[iovecs].iov_base = (void *) reader->globals;
+	reader->remote[iovecs].iov_len = sizeof(reader->globals_again);
 	iovecs++;
 
 	for (i = 0; i < count; i++) {
@@ -943,7 +950,7 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 		for (k = done; k < done + batch && (size_t) got >= reader->local[k].iov_len; k++) {
 			got -= (ssize_t) reader->local[k].iov_len;
 		}
-		if (k <= distinct) {
+		if (k <= distinct + 1) {
 			/* a function (or the innermost frame again) could not be read: the stack is not trustworthy */
 			return false;
 		}
@@ -959,9 +966,26 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 		done = k;
 	}
 
-	if (stat_frame_head_func(reader->leaf_again) != reader->found[0].func ||
-		stat_frame_head_prev(reader->leaf_again) != reader->found[0].prev) {
-		return false;
+	/*
+	 * Where an internal function calls back (usort, array_map, ...), the
+	 * callbacks of different internal functions take turns at one address:
+	 * an innermost frame that is another call now, or that has returned, may
+	 * have been copied under the wrong caller. (Under a user caller the
+	 * change is only the next call of the same loop: the copy was right, and
+	 * is kept; checking there would drop most samples of tiny calls.)
+	 */
+	if (count > 1 && reader->funcs[reader->found[1].func_index].function.type == ZEND_INTERNAL_FUNCTION) {
+		uintptr_t leaf = reader->found[0].address;
+
+		if (stat_frame_head_func(reader->leaf_again) != reader->found[0].func ||
+			stat_frame_head_prev(reader->leaf_again) != reader->found[0].prev) {
+			return false;
+		}
+		/* returned (the top of the VM stack at or below it): its copy may be stale, its callers new */
+		if (leaf >= globals->page && leaf < globals->top &&
+			(reader->globals_again.page != globals->page || reader->globals_again.top <= leaf)) {
+			return false;
+		}
 	}
 
 	reader->anchors_ok = reader->known_count && reader->anchor_count && iovecs > anchors;
@@ -1024,6 +1048,14 @@ static bool stat_frame_resolve(stat_frame_reader *reader, stat_frame_found *foun
 			if ((op_array->fn_flags & ZEND_ACC_CLOSURE) && !(op_array->fn_flags & ZEND_ACC_FAKE_CLOSURE)) {
 				frame->start = op_array->line_start;
 				frame->flags |= STAT_FRAME_START;
+				/*
+				 * A closure's function lives in its Closure object: freed and
+				 * allocated again for the next closure while it was copied, the
+				 * copy mixes both (another's opcodes with this one's lines).
+				 */
+				if (found->have_line && (found->line_data[0] < op_array->line_start || found->line_data[0] > op_array->line_end)) {
+					return false;
+				}
 			}
 
 			/*
@@ -1436,7 +1468,7 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 	}
 
 	/* (3) the functions and lines */
-	if (!stat_frame_functions(reader, count, &funcs)) {
+	if (!stat_frame_functions(reader, &globals, count, &funcs)) {
 		return false;
 	}
 
