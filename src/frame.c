@@ -25,13 +25,14 @@
  * The engine changes the stack while it is copied, so everything is
  * validated: types and counts; the opline inside its function's opcodes (a
  * frame being set up over an older one) and a closure's line inside its
- * lines; the innermost frame unchanged and not returned when copied again in
- * (3), if an internal function called it; a stack ending only at a top frame
- * (or at a fiber's entry, under Fiber::suspend()); a `yield from` chain
- * ending at the generator that runs; arguments read from the call that is
- * still there. A sample that does not validate is dropped and counted, never
- * emitted half right. `yield from` placeholders are replaced by the
- * delegating generators, as the engine does for backtraces.
+ * lines; the innermost frame's caller unchanged when copied again in (3),
+ * and the innermost frame too if an internal function called it; a stack
+ * ending only at a top frame (or at a fiber's entry, under
+ * Fiber::suspend()); a `yield from` chain ending at the generator that runs;
+ * arguments read from the call that is still there. A sample that does not
+ * validate is dropped and counted, never emitted half right. `yield from`
+ * placeholders are replaced by the delegating generators, as the engine
+ * does for backtraces.
  */
 #include <errno.h>
 #include <limits.h>
@@ -173,7 +174,7 @@ struct _stat_frame_reader {
 	uintptr_t        func_addresses[STAT_FRAME_SLOTS];
 	struct iovec     local[2 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 2], remote[2 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 2];
 	unsigned char    leaf_again[STAT_FRAME_HEAD_SPAN];
-	stat_frame_globals globals_again;
+	unsigned char    caller_again[STAT_FRAME_HEAD_SPAN];
 	stat_frame_cache cache[STAT_FRAME_CACHE];
 	uint32_t         cache_generation;
 };
@@ -861,7 +862,7 @@ static size_t stat_frame_window_size(size_t size, size_t need)
 }
 
 /* (3) Read every distinct function, and the line of every frame that has one. */
-static bool stat_frame_functions(stat_frame_reader *reader, const stat_frame_globals *globals, uint32_t count, uint32_t *funcs)
+static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint32_t *funcs)
 {
 	unsigned long iovecs = 0, done = 0, anchors;
 	uint32_t i, j, distinct = 0;
@@ -896,11 +897,11 @@ static bool stat_frame_functions(stat_frame_reader *reader, const stat_frame_glo
 	reader->remote[iovecs].iov_base = (void *) (reader->found[0].address + STAT_FRAME_HEAD_FROM);
 	reader->remote[iovecs].iov_len = STAT_FRAME_HEAD_SPAN;
 	iovecs++;
-	/* and where the top of the VM stack is now */
-	reader->local[iovecs].iov_base = &reader->globals_again;
-	reader->local[iovecs].iov_len = sizeof(reader->globals_again);
-	reader->remote[iovecs].iov_base = (void *) reader->globals;
-	reader->remote[iovecs].iov_len = sizeof(reader->globals_again);
+	/* its caller's (the same frame when there is none) */
+	reader->local[iovecs].iov_base = reader->caller_again;
+	reader->local[iovecs].iov_len = STAT_FRAME_HEAD_SPAN;
+	reader->remote[iovecs].iov_base = (void *) (reader->found[count > 1 ? 1 : 0].address + STAT_FRAME_HEAD_FROM);
+	reader->remote[iovecs].iov_len = STAT_FRAME_HEAD_SPAN;
 	iovecs++;
 
 	for (i = 0; i < count; i++) {
@@ -967,25 +968,23 @@ static bool stat_frame_functions(stat_frame_reader *reader, const stat_frame_glo
 	}
 
 	/*
-	 * Where an internal function calls back (usort, array_map, ...), the
-	 * callbacks of different internal functions take turns at one address:
-	 * an innermost frame that is another call now, or that has returned, may
-	 * have been copied under the wrong caller. (Under a user caller the
-	 * change is only the next call of the same loop: the copy was right, and
-	 * is kept; checking there would drop most samples of tiny calls.)
+	 * A copy is not instantaneous: the frames copied first are the older
+	 * ones. The innermost frame's caller must be the same call now (a caller
+	 * copied before it returned and another call took its place would be the
+	 * wrong one). Where an internal function calls back (usort, array_map,
+	 * ...), the callbacks of different internal functions take turns at one
+	 * address: there the innermost frame must be the same call too. (Under a
+	 * user caller that change is only the next call of the same loop: the
+	 * copy was right, and is kept; checking it would drop most samples of
+	 * tiny calls.)
 	 */
-	if (count > 1 && reader->funcs[reader->found[1].func_index].function.type == ZEND_INTERNAL_FUNCTION) {
-		uintptr_t leaf = reader->found[0].address;
-
-		if (stat_frame_head_func(reader->leaf_again) != reader->found[0].func ||
-			stat_frame_head_prev(reader->leaf_again) != reader->found[0].prev) {
-			return false;
-		}
-		/* returned (the top of the VM stack at or below it): its copy may be stale, its callers new */
-		if (leaf >= globals->page && leaf < globals->top &&
-			(reader->globals_again.page != globals->page || reader->globals_again.top <= leaf)) {
-			return false;
-		}
+	if (count > 1 &&
+		(stat_frame_head_func(reader->caller_again) != reader->found[1].func ||
+		stat_frame_head_prev(reader->caller_again) != reader->found[1].prev ||
+		(reader->funcs[reader->found[1].func_index].function.type == ZEND_INTERNAL_FUNCTION &&
+		(stat_frame_head_func(reader->leaf_again) != reader->found[0].func ||
+		stat_frame_head_prev(reader->leaf_again) != reader->found[0].prev)))) {
+		return false;
 	}
 
 	reader->anchors_ok = reader->known_count && reader->anchor_count && iovecs > anchors;
@@ -1468,7 +1467,7 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 	}
 
 	/* (3) the functions and lines */
-	if (!stat_frame_functions(reader, &globals, count, &funcs)) {
+	if (!stat_frame_functions(reader, count, &funcs)) {
 		return false;
 	}
 
