@@ -197,6 +197,9 @@ stat_frame_reader *stat_frame_reader_create(void)
 	}
 	reader->window_size = STAT_FRAME_WINDOW_MIN;
 	reader->lower_size = STAT_FRAME_WINDOW_MIN;
+	/* an internal function of the engine: the same for the whole process */
+	reader->fiber_suspend = zend_ce_fiber
+		? (uintptr_t) zend_hash_str_find_ptr(&zend_ce_fiber->function_table, "suspend", sizeof("suspend") - 1) : 0;
 	stat_frame_reader_reset(reader);
 
 	return reader;
@@ -317,8 +320,6 @@ void stat_frame_reader_reset(stat_frame_reader *reader)
 	}
 
 	reader->jit = stat_frame_jit();
-	reader->fiber_suspend = zend_ce_fiber
-		? (uintptr_t) zend_hash_str_find_ptr(&zend_ce_fiber->function_table, "suspend", sizeof("suspend") - 1) : 0;
 	stat_frame_forget(reader);
 	reader->page = 0;
 	reader->last.page = 0;
@@ -861,10 +862,20 @@ static size_t stat_frame_window_size(size_t size, size_t need)
 	return size;
 }
 
+/* Add one copy to the batch of (3): `length` bytes from `from` into `to`. */
+static inline void stat_frame_batch(stat_frame_reader *reader, unsigned long *iovecs, void *to, uintptr_t from, size_t length)
+{
+	reader->local[*iovecs].iov_base = to;
+	reader->local[*iovecs].iov_len = length;
+	reader->remote[*iovecs].iov_base = (void *) from;
+	reader->remote[*iovecs].iov_len = length;
+	(*iovecs)++;
+}
+
 /* (3) Read every distinct function, and the line of every frame that has one. */
 static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint32_t *funcs)
 {
-	unsigned long iovecs = 0, done = 0, anchors;
+	unsigned long iovecs = 0, done = 0, anchors, required;
 	uint32_t i, j, distinct = 0;
 
 	for (i = 0; i < count; i++) {
@@ -875,11 +886,7 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 		}
 		if (j == distinct) {
 			reader->func_addresses[distinct] = found->func;
-			reader->local[iovecs].iov_base = reader->funcs[distinct].bytes;
-			reader->local[iovecs].iov_len = STAT_FRAME_FUNC_BYTES;
-			reader->remote[iovecs].iov_base = (void *) found->func;
-			reader->remote[iovecs].iov_len = STAT_FRAME_FUNC_BYTES;
-			iovecs++;
+			stat_frame_batch(reader, &iovecs, reader->funcs[distinct].bytes, found->func, STAT_FRAME_FUNC_BYTES);
 			distinct++;
 		}
 		found->func_index = (int) j;
@@ -889,20 +896,16 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 		found->have_line = false;
 	}
 	/*
-	 * The innermost frame's head again: it may have returned, and another
-	 * call been set up where it was, while the frames under it were copied.
+	 * The heads of the innermost frame and its caller again: either may have
+	 * returned, and another call been set up where it was, while the frames
+	 * were copied (checked below).
 	 */
-	reader->local[iovecs].iov_base = reader->leaf_again;
-	reader->local[iovecs].iov_len = STAT_FRAME_HEAD_SPAN;
-	reader->remote[iovecs].iov_base = (void *) (reader->found[0].address + STAT_FRAME_HEAD_FROM);
-	reader->remote[iovecs].iov_len = STAT_FRAME_HEAD_SPAN;
-	iovecs++;
-	/* its caller's (the same frame when there is none) */
-	reader->local[iovecs].iov_base = reader->caller_again;
-	reader->local[iovecs].iov_len = STAT_FRAME_HEAD_SPAN;
-	reader->remote[iovecs].iov_base = (void *) (reader->found[count > 1 ? 1 : 0].address + STAT_FRAME_HEAD_FROM);
-	reader->remote[iovecs].iov_len = STAT_FRAME_HEAD_SPAN;
-	iovecs++;
+	if (count > 1) {
+		stat_frame_batch(reader, &iovecs, reader->leaf_again, reader->found[0].address + STAT_FRAME_HEAD_FROM, STAT_FRAME_HEAD_SPAN);
+		stat_frame_batch(reader, &iovecs, reader->caller_again, reader->found[1].address + STAT_FRAME_HEAD_FROM, STAT_FRAME_HEAD_SPAN);
+	}
+	/* what must read for the stack to be trusted */
+	required = iovecs;
 
 	for (i = 0; i < count; i++) {
 		stat_frame_found *found = &reader->found[i];
@@ -916,11 +919,7 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 			}
 		}
 		if (found->want_line && found->line_from == i) {
-			reader->local[iovecs].iov_base = found->line_data;
-			reader->local[iovecs].iov_len = sizeof(found->line_data);
-			reader->remote[iovecs].iov_base = (void *) (found->opline + offsetof(zend_op, lineno));
-			reader->remote[iovecs].iov_len = sizeof(found->line_data);
-			iovecs++;
+			stat_frame_batch(reader, &iovecs, found->line_data, found->opline + offsetof(zend_op, lineno), sizeof(found->line_data));
 		}
 	}
 
@@ -931,11 +930,7 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 			const stat_frame_known *known = &reader->known[reader->known_count - 1 - i];
 
 			memset(reader->anchors[i], 0, STAT_FRAME_HEAD_SPAN);
-			reader->local[iovecs].iov_base = reader->anchors[i];
-			reader->local[iovecs].iov_len = STAT_FRAME_HEAD_SPAN;
-			reader->remote[iovecs].iov_base = (void *) (known->address + STAT_FRAME_HEAD_FROM);
-			reader->remote[iovecs].iov_len = STAT_FRAME_HEAD_SPAN;
-			iovecs++;
+			stat_frame_batch(reader, &iovecs, reader->anchors[i], known->address + STAT_FRAME_HEAD_FROM, STAT_FRAME_HEAD_SPAN);
 		}
 	}
 
@@ -951,8 +946,8 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 		for (k = done; k < done + batch && (size_t) got >= reader->local[k].iov_len; k++) {
 			got -= (ssize_t) reader->local[k].iov_len;
 		}
-		if (k <= distinct + 1) {
-			/* a function (or the innermost frame again) could not be read: the stack is not trustworthy */
+		if (k < required) {
+			/* a function (or a frame's head again) could not be read: the stack is not trustworthy */
 			return false;
 		}
 		if (k < done + batch) {
@@ -1142,13 +1137,12 @@ static bool stat_frame_generator(stat_frame_reader *reader, uintptr_t generator,
  * chain does not read or validate.
  */
 static bool stat_frame_delegation(stat_frame_reader *reader, const zval *this_zv, uintptr_t running,
-	uintptr_t *frames, uint32_t *count, int *reads)
+	uintptr_t *frames, uint32_t *count)
 {
 	uintptr_t found[STAT_FRAME_DELEGATION];
 	uintptr_t execute_data, parent, next_execute_data, next_parent;
 	uint32_t n = 0, i;
 
-	*reads = 1;
 	if (!stat_frame_generator(reader, (uintptr_t) Z_OBJ_P(this_zv), &execute_data, &parent)) {
 		return false;
 	}
@@ -1156,7 +1150,6 @@ static bool stat_frame_delegation(stat_frame_reader *reader, const zval *this_zv
 		if (n == STAT_FRAME_DELEGATION) {
 			return false;
 		}
-		(*reads)++;
 		if (!stat_frame_generator(reader, parent, &next_execute_data, &next_parent)) {
 			return false;
 		}
@@ -1248,13 +1241,12 @@ static bool stat_frame_count(stat_frame_reader *reader, const stat_frame_globals
 		if (func == 0 && Z_TYPE_P(stat_frame_head_this(copy)) == IS_OBJECT) {
 			/* a yield from placeholder: count the delegating generators instead */
 			count--;
-			int delegation_reads = 0;
-
 			if (pending_at < pending_count ||
-				!stat_frame_delegation(reader, stat_frame_head_this(copy), from, pending, &pending_count, &delegation_reads)) {
+				!stat_frame_delegation(reader, stat_frame_head_this(copy), from, pending, &pending_count)) {
 				return false;
 			}
-			reads += delegation_reads;
+			/* one read a generator */
+			reads += (int) pending_count + 1;
 			pending_at = 0;
 			address = pending[pending_at++];
 			/* after the generators, on with the placeholder's caller */
@@ -1420,19 +1412,18 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 		}
 		if (ex->func == NULL) {
 			uint32_t n = 0;
-			int reads = 0;
 
 			if (count == 0) {
 				/* nothing runs here (a top frame being set up) */
 				return true;
 			}
 			if (Z_TYPE(ex->This) != IS_OBJECT || pending_count != 0 ||
-				!stat_frame_delegation(reader, &ex->This, reader->found[count - 1].address, pending, &n, &reads)) {
+				!stat_frame_delegation(reader, &ex->This, reader->found[count - 1].address, pending, &n)) {
 				/* a frame without a function in the middle of a stack: torn */
 				return false;
 			}
 			/* yield from: the delegating generators, then the placeholder's caller */
-			extra += reads;
+			extra += (int) n + 1; /* one read a generator */
 			pending[n] = (uintptr_t) ex->prev_execute_data;
 			pending_count = n + 1;
 			pending_at = 0;
