@@ -28,8 +28,9 @@ void stat_frame_reader_free(stat_frame_reader *reader);
 
 /*
  * Sampler thread: fill in what the executor is doing now, with up to `stack`
- * frames (0: the leaf only). false: a read failed or did not validate; the
- * caller drops and counts the sample.
+ * frames (0: the leaf only), and the sample's time (when the copy began).
+ * false: a read failed or did not validate; the caller drops and counts the
+ * sample.
  */
 bool stat_frame_read(stat_frame_reader *reader, stat_sample *sample, uint32_t stack, bool arginfo);
 

@@ -123,7 +123,7 @@ static void stat_sampler_wait(stat_sampler *sampler, uint32_t value, uint64_t de
 	}
 }
 
-static void stat_sampler_tick(stat_sampler *sampler, uint64_t now)
+static void stat_sampler_tick(stat_sampler *sampler)
 {
 	stat_sample *sample = sampler->sample;
 	bool arginfo = stat_atomic_load_relaxed(&stat_memory->live.arginfo) != 0;
@@ -133,7 +133,7 @@ static void stat_sampler_tick(stat_sampler *sampler, uint64_t now)
 	sample->pid = (uint32_t) sampler->pid;
 	sample->request = sampler->request;
 	sample->request_start = sampler->request_start;
-	sample->time = now;
+	/* (its time is set by the frame reader, when it copies the executor's state) */
 
 	if (stack > sampler->stack_capacity) {
 		stack = sampler->stack_capacity;
@@ -176,7 +176,7 @@ static void stat_sampler_run(stat_sampler *sampler)
 			break;
 		}
 
-		stat_sampler_tick(sampler, stat_clock_now());
+		stat_sampler_tick(sampler);
 
 		/* ticks whose deadline has passed are skipped, not replayed */
 		last = next;
