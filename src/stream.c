@@ -111,6 +111,21 @@ size_t stat_stream_poll(struct pollfd *fds)
 	return stat_stream_clients_count;
 }
 
+/* Bytes in the kernel's send buffer of a client, and the room it has left; false if it will not say. */
+static bool stat_stream_room(const stat_stream_client *client, size_t *queued, size_t *room)
+{
+	int used = 0, capacity = 0;
+	socklen_t length = sizeof(capacity);
+
+	if (ioctl(client->fd, SIOCOUTQ, &used) != 0 ||
+		getsockopt(client->fd, SOL_SOCKET, SO_SNDBUF, &capacity, &length) != 0) {
+		return false;
+	}
+	*queued = used > 0 ? (size_t) used : 0;
+	*room = capacity > used ? (size_t) (capacity - used) : 0;
+	return true;
+}
+
 /*
  * How many of the pending bytes to hand the kernel now: whole lines only,
  * and only as many as its send buffer has room for, so that a send is never
@@ -121,17 +136,13 @@ size_t stat_stream_poll(struct pollfd *fds)
 static size_t stat_stream_sendable(stat_stream_client *client)
 {
 	const char *from = client->out.data + client->sent;
-	size_t pending = client->out.length - client->sent, room;
-	int queued = 0, capacity = 0;
-	socklen_t length = sizeof(capacity);
+	size_t pending = client->out.length - client->sent, queued, room;
 	const char *end;
 
-	if (ioctl(client->fd, SIOCOUTQ, &queued) != 0 ||
-		getsockopt(client->fd, SOL_SOCKET, SO_SNDBUF, &capacity, &length) != 0) {
+	if (!stat_stream_room(client, &queued, &room)) {
 		return pending;
 	}
 	/* the kernel counts its own overhead per packet against the buffer too */
-	room = capacity > queued ? (size_t) (capacity - queued) : 0;
 	room = room > room / 4 + 4096 ? room - room / 4 - 4096 : 0;
 	if (pending <= room) {
 		return pending;
@@ -361,8 +372,7 @@ static void stat_stream_farewell(stat_stream_client *client)
 	const char *at = client->out.data + client->sent, *end = client->out.data + client->out.length;
 	bool whole = client->sent == 0 || client->out.data[client->sent - 1] == '\n';
 	stat_buffer line = {0};
-	int queued = 0, capacity = 0;
-	socklen_t size = sizeof(capacity);
+	size_t queued, room;
 
 	if (client->cursor < head) {
 		missed += head - client->cursor;
@@ -388,9 +398,7 @@ static void stat_stream_farewell(stat_stream_client *client)
 		stat_buffer_free(&line);
 		return;
 	}
-	if (ioctl(client->fd, SIOCOUTQ, &queued) == 0 &&
-		getsockopt(client->fd, SOL_SOCKET, SO_SNDBUF, &capacity, &size) == 0 &&
-		capacity > queued && (size_t) (capacity - queued) >= line.length + 1024) {
+	if (stat_stream_room(client, &queued, &room) && room >= line.length + 1024) {
 		(void) send(client->fd, line.data, line.length, MSG_NOSIGNAL | MSG_DONTWAIT);
 	}
 	stat_buffer_free(&line);
