@@ -16,14 +16,22 @@ PHP_ARG_ENABLE([stat-asan],
   [no], [no])
 
 if test "$PHP_STAT" != "no"; then
+  dnl the floor: 8.2 (8.1 reached its end of life on 2025-12-31 and has no
+  dnl Debian package to test on); tested: 8.2, 8.4, 8.5, 8.6 (README)
   AC_MSG_CHECKING([for a PHP version stat supports])
+  STAT_PHP_VERSION=`$PHP_CONFIG --version`
   if test -z "$PHP_VERSION_ID"; then
     PHP_VERSION_ID=`$PHP_CONFIG --vernum`
   fi
-  if test "$PHP_VERSION_ID" -lt 80000; then
-    AC_MSG_ERROR([stat needs PHP 8.0 or later; this is $PHP_VERSION_ID])
+  if test "$PHP_VERSION_ID" -lt 80200; then
+    AC_MSG_ERROR([stat needs PHP 8.2 or later; $PHP_CONFIG is PHP $STAT_PHP_VERSION (give another with --with-php-config=...)])
   fi
-  AC_MSG_RESULT([$PHP_VERSION_ID, ok])
+  if test "$PHP_VERSION_ID" -ge 80700; then
+    AC_MSG_RESULT([$STAT_PHP_VERSION, newer than the versions stat is tested on (8.2 to 8.6)])
+    AC_MSG_WARN([stat reads the engine's structures and is tested on PHP 8.2 to 8.6; PHP $STAT_PHP_VERSION may need changes])
+  else
+    AC_MSG_RESULT([$STAT_PHP_VERSION, ok])
+  fi
 
   AC_MSG_CHECKING([for Linux])
   case $host_os in
@@ -39,7 +47,7 @@ if test "$PHP_STAT" != "no"; then
   PHP_ADD_LIBRARY(pthread, 1, STAT_SHARED_LIBADD)
   PHP_SUBST(STAT_SHARED_LIBADD)
 
-  STAT_CFLAGS="-std=gnu11 -fvisibility=hidden -D_GNU_SOURCE"
+  STAT_CFLAGS="-std=gnu11 -fvisibility=hidden -D_GNU_SOURCE -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1"
   if test "$PHP_STAT_DEV" != "no"; then
     STAT_CFLAGS="$STAT_CFLAGS -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers -Wformat=2 -Wpointer-arith -Wstrict-prototypes -Wmissing-prototypes -Wno-sign-compare"
   fi

@@ -406,9 +406,6 @@ ZEND_DLEXPORT zend_extension zend_extension_entry = {
 };
 
 #ifdef COMPILE_DL_STAT
-# ifdef ZTS
-ZEND_TSRMLS_CACHE_DEFINE()
-# endif
 ZEND_DLEXPORT zend_module_entry *get_module(void);
 ZEND_GET_MODULE(stat)
 #endif

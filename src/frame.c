@@ -426,6 +426,13 @@ static inline stat_frame_cache *stat_frame_cache_find(stat_frame_reader *reader,
 }
 
 /* Names of a function: from the cache, or read and interned once. */
+/* A closure made from code (not a first-class callable, which keeps its function's name). */
+static inline bool stat_frame_is_closure(const zend_function *func)
+{
+	return func->type != ZEND_INTERNAL_FUNCTION &&
+		(func->common.fn_flags & (ZEND_ACC_CLOSURE | ZEND_ACC_FAKE_CLOSURE)) == ZEND_ACC_CLOSURE;
+}
+
 static bool stat_frame_names(stat_frame_reader *reader, uintptr_t address, const zend_function *func, stat_frame *frame)
 {
 	uintptr_t name = (uintptr_t) func->common.function_name;
@@ -447,8 +454,19 @@ static bool stat_frame_names(stat_frame_reader *reader, uintptr_t address, const
 	if (scope && !stat_frame_read_one(reader, &class_name, scope + offsetof(zend_class_entry, name), sizeof(class_name))) {
 		return false;
 	}
-	if (!stat_frame_string(reader, name, &frame->function) ||
-		!stat_frame_string(reader, class_name, &frame->scope) ||
+	if (stat_frame_is_closure(func)) {
+		/*
+		 * PHP 8.4 names a closure after where it is defined ("{closure:f():14}",
+		 * "{closure:/path/x.php:3}"); earlier versions name it "{closure}".
+		 * Every version gets "{closure}": the frame's file and start line say
+		 * which closure it is, and a pool mid-upgrade aggregates one closure
+		 * under one name.
+		 */
+		frame->function = stat_strings_intern(stat_memory->strings, "{closure}", sizeof("{closure}") - 1);
+	} else if (!stat_frame_string(reader, name, &frame->function)) {
+		return false;
+	}
+	if (!stat_frame_string(reader, class_name, &frame->scope) ||
 		!stat_frame_string(reader, file, &frame->file)) {
 		return false;
 	}
@@ -1039,7 +1057,7 @@ static bool stat_frame_resolve(stat_frame_reader *reader, stat_frame_found *foun
 			if (!stat_frame_names(reader, found->func, func, frame)) {
 				return false;
 			}
-			if ((op_array->fn_flags & ZEND_ACC_CLOSURE) && !(op_array->fn_flags & ZEND_ACC_FAKE_CLOSURE)) {
+			if (stat_frame_is_closure(func)) {
 				frame->start = op_array->line_start;
 				frame->flags |= STAT_FRAME_START;
 				/*
@@ -1508,6 +1526,10 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 			sample->scope = frame.scope;
 			if (frame.function != STAT_STRING_NONE) {
 				sample->flags |= STAT_SAMPLE_SYMBOL;
+			}
+			if (frame.flags & STAT_FRAME_START) {
+				sample->start = frame.start;
+				sample->flags |= STAT_SAMPLE_START;
 			}
 			if (type == STAT_SAMPLE_USER) {
 				sample->file = frame.file;

@@ -416,6 +416,9 @@ bool stat_sample_encode(const stat_sample *sample, stat_buffer *out)
 
 		stat_json_ref(symbol, "scope", sample->scope);
 		stat_json_ref(symbol, "function", sample->function);
+		if (sample->flags & STAT_SAMPLE_START) {
+			json_object_object_add(symbol, "start", json_object_new_int64(sample->start));
+		}
 		json_object_object_add(root, "symbol", symbol);
 	}
 

@@ -32,6 +32,7 @@ typedef enum {
 #define STAT_SAMPLE_ARGINFO   (1 << 4)
 #define STAT_SAMPLE_MEMINFO   (1 << 5)
 #define STAT_SAMPLE_STACK     (1 << 6)
+#define STAT_SAMPLE_START     (1 << 7)
 
 /* frame flags */
 #define STAT_FRAME_LINE       (1 << 0)
@@ -90,7 +91,7 @@ typedef struct _stat_sample {
 	uint16_t   depth;          /* frames stored below */
 	uint16_t   reserved;
 	uint32_t   true_depth;     /* frames on the stack when deeper than stored */
-	uint32_t   reserved2;
+	uint32_t   start;          /* the symbol's first line, when it is a closure (STAT_SAMPLE_START) */
 	stat_arg   args[STAT_ARGINFO_MAX];
 	stat_frame frames[];
 } stat_sample;

@@ -2,8 +2,8 @@
 control: auto=0 then auto=1 in a php-cgi process serving several requests: requests started while off are not sampled
 --SKIPIF--
 <?php
-$cgi = getenv('TEST_PHP_CGI_EXECUTABLE');
-if (!$cgi || !is_executable($cgi)) die('skip php-cgi is not installed (php8.2-cgi)');
+require __DIR__ . '/../utils.inc';
+if (!stat_test_sapi_binary('cgi')) die('skip needs php-cgi of PHP ' . PHP_VERSION . ' (' . stat_test_sapi_package('cgi') . ')');
 ?>
 --INI--
 stat.stream=0
@@ -21,7 +21,7 @@ $control = "unix://$dir/control.sock";
 file_put_contents("$dir/cgi.sh", "#!/bin/sh\n"
     . "unset SCRIPT_FILENAME PATH_TRANSLATED SCRIPT_NAME PATH_INFO REQUEST_METHOD REQUEST_URI QUERY_STRING"
     . " REDIRECT_STATUS CONTENT_TYPE CONTENT_LENGTH HTTP_COOKIE GATEWAY_INTERFACE\n"
-    . "exec " . escapeshellarg(getenv('TEST_PHP_CGI_EXECUTABLE')) . " -q -T 4 \"\$@\"\n");
+    . "exec " . escapeshellarg(stat_test_sapi_binary('cgi')) . " -q -T 4 \"\$@\"\n");
 chmod("$dir/cgi.sh", 0700);
 $php = getenv('TEST_PHP_EXECUTABLE');
 putenv("TEST_PHP_EXECUTABLE=$dir/cgi.sh");

@@ -1,5 +1,5 @@
 --TEST--
-stacks: closures are "{closure}" with file, "start" (first line) and the executing line; in a method they carry the class as scope
+stacks: closures are "{closure}" on every PHP version (8.4 names them "{closure:f():3}") with file, "start" (first line) and the executing line; in a method they carry the class as scope; the sample's symbol carries "start" too
 --INI--
 stat.stream=0
 stat.control=0
@@ -34,6 +34,22 @@ PHP);
 
 stat_stacks_show('closure in a function', $samples, ['function' => '{closure}', 'start' => 3]);
 stat_stacks_show('closure in a method, called by an arrow function', $samples, ['function' => '{closure}', 'start' => 10]);
+
+/* the sample's own symbol while a closure's hot loop runs (lines 4 and 13), and no engine name anywhere */
+$symbols = $engine = [];
+foreach ($samples as $sample) {
+    if (in_array($sample['location']['line'] ?? 0, [4, 13], true)) {
+        $symbols[json_encode($sample['symbol'] ?? null)] = true;
+    }
+    foreach (array_merge([$sample['symbol'] ?? []], $sample['stack'] ?? []) as $frame) {
+        if (preg_match('/^\{closure:/', $frame['function'] ?? '')) {
+            $engine[$frame['function']] = true;
+        }
+    }
+}
+ksort($symbols);
+echo "symbols:\n", implode("\n", array_keys($symbols)), "\n";
+printf("engine closure names: %s\n", json_encode(array_keys($engine)));
 ?>
 --EXPECT--
 exit: 0
@@ -48,3 +64,7 @@ closure in a method, called by an arrow function: enough samples
 {"scope":"Holder","function":"{closure}","file":"child.php","line":15,"start":15}
 {"scope":"Holder","function":"run","file":"child.php","line":16}
 {"file":"child.php","line":22}
+symbols:
+{"function":"{closure}","start":3}
+{"scope":"Holder","function":"{closure}","start":10}
+engine closure names: []

@@ -64,11 +64,24 @@ static void statq_sample_push(statq_sample *sample, char *name, const char *file
 	sample->depth++;
 }
 
-static char *statq_sample_name(const char *scope, const char *function, const char *file)
+/*
+ * A frame's name: "Scope::function", "function", "<file.php>" for top-level
+ * code. A closure is named by where it is defined, "Scope::{closure:/path/x.php:14}"
+ * (PHP 8.4's own style, from the frame's file and start line, the same on
+ * every PHP version), so two closures never share a row.
+ */
+static char *statq_sample_name(const char *scope, const char *function, const char *file, int64_t start)
 {
 	char *name;
 	size_t length;
 
+	if (function && strcmp(function, "{closure}") == 0 && file && file[0] && start > 0) {
+		length = (scope ? strlen(scope) + 2 : 0) + strlen(file) + 48;
+		name = statq_alloc(length);
+		snprintf(name, length, "%s%s{closure:%s:%lld}", scope && scope[0] ? scope : "", scope && scope[0] ? "::" : "",
+			file, (long long) start);
+		return name;
+	}
 	if (function && function[0]) {
 		if (scope && scope[0]) {
 			length = strlen(scope) + 2 + strlen(function) + 1;
@@ -100,7 +113,7 @@ bool statq_sample_decode(statq_sample *sample, json_object *object, bool idle)
 	json_object *request = NULL, *location = NULL, *symbol = NULL, *stack = NULL, *value;
 	const char *type = statq_sample_string(object, "type");
 	const char *file = NULL, *scope = NULL, *function = NULL;
-	int64_t line = -1, pid = 0;
+	int64_t line = -1, pid = 0, start = 0;
 	bool has_leaf, internal;
 	size_t count = 0, i;
 
@@ -121,6 +134,7 @@ bool statq_sample_decode(statq_sample *sample, json_object *object, bool idle)
 	if (json_object_object_get_ex(object, "symbol", &symbol) && json_object_is_type(symbol, json_type_object)) {
 		scope = statq_sample_string(symbol, "scope");
 		function = statq_sample_string(symbol, "function");
+		statq_sample_int(symbol, "start", &start);
 	} else {
 		symbol = NULL;
 	}
@@ -147,13 +161,14 @@ bool statq_sample_decode(statq_sample *sample, json_object *object, bool idle)
 	}
 
 	if (has_leaf) {
-		statq_sample_push(sample, statq_sample_name(scope, function, file),
+		statq_sample_push(sample, statq_sample_name(scope, function, file, start),
 			internal ? NULL : file,
 			internal ? STATQ_FRAME_INTERNAL : (function && function[0] ? STATQ_FRAME_USER : STATQ_FRAME_FILE));
 	}
 	for (i = 0; i < count; i++) {
 		json_object *entry = json_object_array_get_idx(stack, i);
 		const char *entry_function, *entry_scope, *entry_file;
+		int64_t entry_start = 0;
 
 		if (!entry || !json_object_is_type(entry, json_type_object)) {
 			continue;
@@ -165,7 +180,8 @@ bool statq_sample_decode(statq_sample *sample, json_object *object, bool idle)
 			statq_sample_push(sample, statq_strdup("[truncated]"), NULL, STATQ_FRAME_OTHER);
 			continue;
 		}
-		statq_sample_push(sample, statq_sample_name(entry_scope, entry_function, entry_file), entry_file,
+		statq_sample_int(entry, "start", &entry_start);
+		statq_sample_push(sample, statq_sample_name(entry_scope, entry_function, entry_file, entry_start), entry_file,
 			entry_function && entry_function[0] ? (entry_file ? STATQ_FRAME_USER : STATQ_FRAME_INTERNAL) : STATQ_FRAME_FILE);
 	}
 
