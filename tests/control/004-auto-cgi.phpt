@@ -76,8 +76,8 @@ PHP);
 putenv("TEST_PHP_EXECUTABLE=$php");
 
 $stream = new StatStream("$dir/stream.sock");
-/* request 1 is being sampled: turn auto off */
-var_dump($stream->readUntil(fn($s) => count($s->samples) > 0));
+/* request 1 is being sampled and has read the settings at its start: turn auto off */
+var_dump($stream->readUntil(fn($s) => count($s->samples) > 0) && $child->waitFor("request 1 start"));
 ctl_send($control, ctl_message(CTL_AUTO, 0));
 var_dump($child->waitFor("request 3 waits\n"));
 ctl_send($control, ctl_message(CTL_AUTO, 1));
