@@ -70,7 +70,9 @@ if test "$PHP_STAT" != "no"; then
     src/sample.c \
     src/buffer.c \
     src/listener.c \
+    src/clients.c \
     src/stream.c \
+    src/dump.c \
     src/control.c \
   "
 

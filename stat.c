@@ -33,6 +33,7 @@
 #include "src/frame.h"
 #include "src/listener.h"
 #include "src/stream.h"
+#include "src/dump.h"
 
 ZEND_BEGIN_MODULE_GLOBALS(stat)
 	stat_sampler *sampler;
@@ -51,6 +52,7 @@ static bool stat_loaded_as_zend_extension = false;
 static bool stat_sampling = false;
 static stat_socket stat_stream_socket = {.fd = -1};
 static stat_socket stat_control_socket = {.fd = -1};
+static bool stat_dump_ok = false;
 static bool stat_stream_listening = false;
 static bool stat_control_listening = false;
 
@@ -81,6 +83,34 @@ static void stat_sockets_open(void)
 		stat_socket_close(&stat_control_socket);
 		stat_stream_listening = stat_control_listening = false;
 	}
+}
+
+/*
+ * RINIT, at most once a second a process: a listener that stopped serving
+ * because it is gone (killed) is written to PHP's error log, once for the
+ * pool: nobody reads the stream or changes sampling until php-fpm reloads.
+ * Costs a clock read and an atomic load while the listener serves.
+ */
+static void stat_listener_watch(uint64_t now)
+{
+	static uint64_t next = 0;
+	uint64_t expected = 0;
+	const char *state;
+	pid_t pid;
+	char message[STAT_ERROR_SIZE];
+
+	if (!stat_memory || (!stat_stream_listening && !stat_control_listening) || now < next) {
+		return;
+	}
+	next = now + STAT_NS_PER_SEC;
+	state = stat_listener_state(&pid);
+	if (strcmp(state, "gone") != 0 || !stat_atomic_cas(&stat_memory->listener.reported, &expected, (uint64_t) pid)) {
+		return;
+	}
+	snprintf(message, sizeof(message), "stat: the listener process (pid %ld) is gone: %s and %s are not served "
+		"(samples are still taken); reload or restart PHP to start a new one", (long) pid,
+		stat_stream_listening ? stat_stream_socket.address.text : "no stream", stat_control_listening ? stat_control_socket.address.text : "no control socket");
+	php_log_err(message);
 }
 
 static PHP_GINIT_FUNCTION(stat)
@@ -116,6 +146,13 @@ static PHP_MINIT_FUNCTION(stat)
 
 	stat_sockets_open();
 
+	if (stat_settings_get()->dump > 0) {
+		stat_dump_ok = stat_dump_usable(stat_settings_get()->dump, error, sizeof(error));
+		if (!stat_dump_ok) {
+			zend_error(E_WARNING, "stat.dump: %s; the ring will not be written at exit", error);
+		}
+	}
+
 	return SUCCESS;
 }
 
@@ -130,8 +167,14 @@ static PHP_MSHUTDOWN_FUNCTION(stat)
 			STAT_G(sampler) = NULL;
 		}
 
-		if (owner && settings->dump > 0) {
-			stat_stream_dump(settings->dump, stat_clock_now() + 2 * STAT_NS_PER_SEC);
+		if (owner && settings->dump > 0 && stat_dump_ok) {
+			char error[STAT_ERROR_SIZE], message[STAT_ERROR_SIZE + 16];
+
+			if (!stat_dump_write(settings->dump, stat_clock_now() + 2 * STAT_NS_PER_SEC, error, sizeof(error))) {
+				/* the log, not the output: PHP's output is closed by now */
+				snprintf(message, sizeof(message), "stat.dump: %s", error);
+				php_log_err(message);
+			}
 		}
 		stat_sample_texts_free();
 		/* the listener serves its clients on, and stops once no process holds it */
@@ -221,6 +264,7 @@ static PHP_RINIT_FUNCTION(stat)
 #endif
 	STAT_G(request) = 0;
 	STAT_G(request_start) = stat_clock_now();
+	stat_listener_watch(STAT_G(request_start));
 
 	if (stat_memory && stat_atomic_load(&stat_memory->live.autostart)) {
 		stat_request_activate();
@@ -249,6 +293,13 @@ static PHP_MINFO_FUNCTION(stat)
 	php_info_print_table_row(2, "Sampling", stat_sampling ? "available" : "unavailable");
 	php_info_print_table_row(2, "Stream", stat_stream_listening ? stat_stream_socket.address.text : "off");
 	php_info_print_table_row(2, "Control", stat_control_listening ? stat_control_socket.address.text : "off");
+	if (stat_memory) {
+		pid_t pid;
+		const char *state = stat_listener_state(&pid);
+
+		snprintf(text, sizeof(text), "%s (pid %ld)", state, (long) pid);
+		php_info_print_table_row(2, "Listener", pid ? text : state);
+	}
 
 	if (stat_memory) {
 		stat_live *live = &stat_memory->live;
@@ -314,6 +365,16 @@ ZEND_FUNCTION(stat_settings)
 	add_assoc_string(return_value, "control", stat_control_listening ? stat_control_socket.address.text : "");
 	add_assoc_long(return_value, "dump", settings->dump);
 	add_assoc_bool(return_value, "sampling", stat_sampling);
+	if (stat_memory) {
+		zval listener;
+		pid_t pid;
+		const char *state = stat_listener_state(&pid);
+
+		array_init(&listener);
+		add_assoc_long(&listener, "pid", (zend_long) pid);
+		add_assoc_string(&listener, "state", (char *) state);
+		add_assoc_zval(return_value, "listener", &listener);
+	}
 }
 
 ZEND_FUNCTION(stat_counters)

@@ -1,5 +1,5 @@
 /*
- * control.c: see control.h. Listener thread.
+ * control.c: see control.h. Listener process.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "clients.h"
+#include "clock.h"
 #include "memory.h"
 #include "settings.h"
 #include "atomic.h"
@@ -17,6 +19,7 @@
 
 typedef struct _stat_control_client {
 	int           fd;
+	uint64_t      active;  /* when it connected or last sent (stat's clock) */
 	size_t        have;
 	unsigned char partial[STAT_CONTROL_MESSAGE];
 } stat_control_client;
@@ -86,7 +89,8 @@ static void stat_control_remove(size_t index)
 void stat_control_accept(int listen_fd)
 {
 	for (;;) {
-		int fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		/* the control socket never answers: a refused connection is closed */
+		int fd = stat_clients_accept(listen_fd, stat_control_clients_count, STAT_CLIENTS_CONTROL_MAX, NULL);
 
 		if (fd < 0) {
 			return;
@@ -99,7 +103,19 @@ void stat_control_accept(int listen_fd)
 
 		stat_control_clients[stat_control_clients_count].fd = fd;
 		stat_control_clients[stat_control_clients_count].have = 0;
+		stat_control_clients[stat_control_clients_count].active = stat_clock_now();
 		stat_control_clients_count++;
+	}
+}
+
+void stat_control_expire(uint64_t now)
+{
+	size_t i = stat_control_clients_count;
+
+	while (i-- > 0) {
+		if (now - stat_control_clients[i].active >= STAT_CLIENTS_CONTROL_IDLE_NS) {
+			stat_control_remove(i);
+		}
 	}
 }
 
@@ -138,6 +154,7 @@ static bool stat_control_read(stat_control_client *client)
 		if (n < 0) {
 			return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
 		}
+		client->active = stat_clock_now();
 
 		for (i = 0; i < (size_t) n; i++) {
 			client->partial[client->have++] = buffer[i];

@@ -26,6 +26,8 @@
 bool stat_control_apply(int64_t control, int64_t param);
 
 void stat_control_accept(int listen_fd);
+/* Close control connections idle for STAT_CLIENTS_CONTROL_IDLE_NS (clients.h). */
+void stat_control_expire(uint64_t now);
 size_t stat_control_count(void);
 size_t stat_control_poll(struct pollfd *fds);
 void stat_control_events(const struct pollfd *fds, size_t count);

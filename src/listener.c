@@ -2,7 +2,8 @@
  * listener.c: addresses, listening sockets and the listener process.
  *
  * stat_address_parse and stat_socket_open run in MINIT, before any fork.
- * stat_listener_start then forks the listener: a small process (named
+ * stat_listener_start then starts the listener (forked twice, so that it is
+ * not a child of the PHP process that PHP code or php-fpm could reap): a small process (named
  * "stat listener") that owns the listening sockets and serves every stream
  * and control client with poll(), reading the shared ring. It never runs PHP
  * code. It lives as long as any PHP process shares stat: each of them holds
@@ -27,12 +28,16 @@
 #include <unistd.h>
 #include <dirent.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <netinet/in.h>
 
 #include "listener.h"
+#include "clients.h"
 #include "stream.h"
 #include "control.h"
 #include "clock.h"
+#include "memory.h"
+#include "atomic.h"
 
 #define STAT_SCHEME_UNIX "unix://"
 #define STAT_SCHEME_TCP  "tcp://"
@@ -84,7 +89,7 @@ static bool stat_address_tcp(const char *hostport, stat_address *address, char *
 		}
 		host_length = (size_t) (close - hostport - 1);
 		if (host_length >= sizeof(host)) {
-			snprintf(error, error_size, "the host name is too long");
+			snprintf(error, error_size, "the host name is %zu bytes, longer than the %zu allowed", host_length, sizeof(host) - 1);
 			return false;
 		}
 		memcpy(host, hostport + 1, host_length);
@@ -96,8 +101,12 @@ static bool stat_address_tcp(const char *hostport, stat_address *address, char *
 			return false;
 		}
 		host_length = (size_t) (colon - hostport);
-		if (host_length == 0 || host_length >= sizeof(host)) {
+		if (host_length == 0) {
 			snprintf(error, error_size, "a tcp address needs a host (tcp://host:port)");
+			return false;
+		}
+		if (host_length >= sizeof(host)) {
+			snprintf(error, error_size, "the host name is %zu bytes, longer than the %zu allowed", host_length, sizeof(host) - 1);
 			return false;
 		}
 		memcpy(host, hostport, host_length);
@@ -107,7 +116,8 @@ static bool stat_address_tcp(const char *hostport, stat_address *address, char *
 
 	errno = 0;
 	number = strtol(port, &end, 10);
-	if (*port == '\0' || *end != '\0' || errno != 0 || number < 0 || number > 65535) {
+	/* digits only: strtol would take " 80" or "+80" */
+	if (*port < '0' || *port > '9' || *end != '\0' || errno != 0 || number < 0 || number > 65535) {
 		snprintf(error, error_size, "the port must be a number from 0 to 65535");
 		return false;
 	}
@@ -314,6 +324,8 @@ void stat_socket_close(stat_socket *sock)
 /* ---- the listener process ---- */
 
 /* how often new samples are picked up while clients are connected */
+/* a listener whose last round is older than this is not serving (it rounds at least every second) */
+#define STAT_LISTENER_LATE_NS (3 * 1000 * 1000 * 1000ULL)
 #define STAT_LISTENER_TICK_MS 2
 #define STAT_LISTENER_IDLE_MS 1000
 /* how long stream clients get to take their backlog once PHP is gone */
@@ -372,8 +384,12 @@ static void stat_listener_main(int alive, stat_socket *stream, stat_socket *cont
 {
 	size_t capacity = 0;
 	bool stopping = false;
+	uint64_t now;
 
+	stat_clients_reserve();
+	stat_atomic_store(&stat_memory->listener.pid, (uint64_t) getpid());
 	while (!stopping) {
+		stat_atomic_store(&stat_memory->listener.heartbeat, stat_clock_now());
 		size_t streams = stat_stream_count(), controls = stat_control_count();
 		struct pollfd *fds = stat_listener_fds(&capacity, 3 + streams + controls);
 		size_t base = 3, n;
@@ -407,7 +423,9 @@ static void stat_listener_main(int alive, stat_socket *stream, stat_socket *cont
 			stat_control_accept(control->fd);
 		}
 
-		stat_stream_fill(stat_clock_now());
+		now = stat_clock_now();
+		stat_stream_fill(now);
+		stat_control_expire(now);
 	}
 
 	/* no new clients (and free the addresses for a PHP that starts again), then drain */
@@ -471,28 +489,71 @@ static void stat_listener_detach(int alive, stat_socket *stream, stat_socket *co
 
 bool stat_listener_start(stat_socket *stream, stat_socket *control, char *error, size_t error_size)
 {
-	int alive[2];
-	pid_t pid;
+	int alive[2], report[2];
+	pid_t pid, listener = -1;
+	ssize_t got;
 
 	if (pipe2(alive, O_CLOEXEC) != 0) {
 		snprintf(error, error_size, "pipe(): %s", strerror(errno));
 		return false;
 	}
 
+	/*
+	 * Two forks: the first child forks the listener and exits at once, and is
+	 * reaped here. The listener is then nobody's child in this process tree
+	 * (init or the nearest subreaper adopts it), so a PHP script reaping its
+	 * children (pcntl_wait() until -1) or php-fpm's master never sees it.
+	 * The listener reports its pid through the pipe before it serves.
+	 */
+	if (pipe2(report, O_CLOEXEC) != 0) {
+		snprintf(error, error_size, "pipe(): %s", strerror(errno));
+		close(alive[0]);
+		close(alive[1]);
+		return false;
+	}
 	pid = fork();
 	if (pid < 0) {
 		snprintf(error, error_size, "fork(): %s", strerror(errno));
 		close(alive[0]);
 		close(alive[1]);
+		close(report[0]);
+		close(report[1]);
 		return false;
 	}
 
 	if (pid == 0) {
+		pid_t listener;
+
 		close(alive[1]);
+		close(report[0]);
+		listener = fork();
+		if (listener != 0) {
+			/* the intermediate process: say who the listener is (or that there is none), and go */
+			ssize_t written = write(report[1], &listener, sizeof(listener));
+
+			(void) written;
+			_exit(0);
+		}
+		close(report[1]);
 		stat_listener_detach(alive[0], stream, control);
 		stat_listener_main(alive[0], stream, control);
 		_exit(0);
 	}
+
+	close(report[1]);
+	do {
+		got = read(report[0], &listener, sizeof(listener));
+	} while (got < 0 && errno == EINTR);
+	close(report[0]);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+	}
+	if (got != (ssize_t) sizeof(listener) || listener < 0) {
+		snprintf(error, error_size, "fork(): %s", got == (ssize_t) sizeof(listener) ? "the listener could not be started" : strerror(errno));
+		close(alive[0]);
+		close(alive[1]);
+		return false;
+	}
+	pid = listener;
 
 	/* the PHP process keeps the write end; the sockets are the listener's */
 	close(alive[0]);
@@ -506,12 +567,45 @@ bool stat_listener_start(stat_socket *stream, stat_socket *control, char *error,
 	}
 	stat_listener.pid = pid;
 	stat_listener.alive = alive[1];
+	stat_atomic_store(&stat_memory->listener.heartbeat, stat_clock_now());
+	stat_atomic_store(&stat_memory->listener.pid, (uint64_t) pid);
 	return true;
 }
 
-pid_t stat_listener_pid(void)
+const char *stat_listener_state(pid_t *pid)
 {
-	return stat_listener.pid;
+	uint64_t listener = stat_atomic_load(&stat_memory->listener.pid);
+	uint64_t heartbeat = stat_atomic_load(&stat_memory->listener.heartbeat);
+	uint64_t now = stat_clock_now();
+	char path[64], text[256];
+	const char *state;
+	ssize_t length;
+	int fd;
+
+	*pid = (pid_t) listener;
+	if (listener == 0) {
+		return "off";
+	}
+	if (now < heartbeat || now - heartbeat < STAT_LISTENER_LATE_NS) {
+		return "serving";
+	}
+	/* late: gone (no such process, or a zombie nobody reaped), or alive and not serving (stopped, stuck) */
+	snprintf(path, sizeof(path), "/proc/%llu/stat", (unsigned long long) listener);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		return "gone";
+	}
+	length = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (length <= 0) {
+		return "gone";
+	}
+	text[length] = '\0';
+	state = strrchr(text, ')');
+	if (!state || state[1] != ' ' || state[2] == 'Z' || state[2] == 'X') {
+		return "gone";
+	}
+	return "stalled";
 }
 
 void stat_listener_release(void)

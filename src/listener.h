@@ -44,8 +44,13 @@ void stat_socket_close(stat_socket *sock);
  */
 bool stat_listener_start(stat_socket *stream, stat_socket *control, char *error, size_t error_size);
 
-/* The listener's pid (0 if none was started by this process). */
-pid_t stat_listener_pid(void);
+/*
+ * What the pool's listener is doing, from the shared state (any process):
+ * "off" (none was started), "serving" (it went round its loop in the last 3
+ * seconds), "gone" (killed: no such process, or a zombie) or "stalled"
+ * (alive but not serving: stopped, stuck). *pid: its pid, 0 when off.
+ */
+const char *stat_listener_state(pid_t *pid);
 
 /* MSHUTDOWN, any process: this process no longer keeps the listener alive. */
 void stat_listener_release(void);

@@ -46,6 +46,7 @@ typedef struct _stat_live {
 	X(samplers_refused,  "samplers refused (stat.samplers)") \
 	X(clients_connected, "stream clients connected") \
 	X(clients_total,     "stream clients accepted") \
+	X(clients_refused,   "clients refused (too many, or no descriptor left)") \
 	X(control_applied,   "control messages applied") \
 	X(control_invalid,   "control messages ignored (invalid)")
 
@@ -55,6 +56,13 @@ typedef struct _stat_counters {
 #undef STAT_COUNTER_FIELD
 } stat_counters;
 
+/* The listener process, for every process to see (listener.c writes, anyone reads). */
+typedef struct _stat_listener_shared {
+	stat_atomic_u64 pid;        /* 0: no listener was started */
+	stat_atomic_u64 heartbeat;  /* stat's clock (ns) at the listener's last round: at least once a second */
+	stat_atomic_u64 reported;   /* the pid whose end was written to the log (once per pool) */
+} stat_listener_shared;
+
 typedef struct _stat_shared {
 	uint64_t       magic;
 	uint64_t       epoch;
@@ -62,6 +70,7 @@ typedef struct _stat_shared {
 	pid_t          owner;
 	stat_live      live;
 	stat_counters  counters;
+	stat_listener_shared listener;
 	stat_requests *requests;
 	stat_samplers *samplers;
 	stat_ring     *ring;

@@ -1,14 +1,16 @@
 /*
  * requests.c: see requests.h. Writer: request threads of any process.
- * Readers: the listener thread and MSHUTDOWN.
+ * Readers: the listener process and MSHUTDOWN.
  */
 #include <string.h>
 
 #include "requests.h"
 #include "atomic.h"
+#include "checksum.h"
 
 typedef struct _stat_request_slot {
 	stat_atomic_u64 seq;
+	uint64_t        checksum;  /* of the record's bytes, seeded with its id (checksum.h) */
 	stat_request    request;
 } stat_request_slot;
 
@@ -42,6 +44,11 @@ uint64_t stat_requests_begin(stat_requests *requests, const stat_request *reques
 	} while (!stat_atomic_cas(&slot->seq, &seq, 2 * id + 1));
 
 	memcpy(&slot->request, request, offsetof(stat_request, uri) + request->uri_length);
+	/* overtaken meanwhile (see ring.c): the slot is the newer writer's */
+	if (stat_atomic_load(&slot->seq) != 2 * id + 1) {
+		return id;
+	}
+	slot->checksum = stat_checksum(id, request, offsetof(stat_request, uri) + request->uri_length);
 
 	seq = 2 * id + 1;
 	stat_atomic_cas(&slot->seq, &seq, 2 * id + 2);
@@ -52,7 +59,7 @@ uint64_t stat_requests_begin(stat_requests *requests, const stat_request *reques
 bool stat_requests_get(stat_requests *requests, uint64_t id, stat_request *out)
 {
 	stat_request_slot *slot;
-	uint64_t before, after;
+	uint64_t before, after, checksum;
 
 	if (id == 0) {
 		return false;
@@ -69,8 +76,9 @@ bool stat_requests_get(stat_requests *requests, uint64_t id, stat_request *out)
 		return false;
 	}
 	memcpy(out->uri, slot->request.uri, out->uri_length);
+	checksum = slot->checksum;
 	stat_atomic_fence_acquire();
 	after = stat_atomic_load_relaxed(&slot->seq);
 
-	return after == before;
+	return after == before && stat_checksum(id, out, offsetof(stat_request, uri) + out->uri_length) == checksum;
 }

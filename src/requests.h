@@ -3,9 +3,11 @@
  *
  * RINIT writes one record into a shared table of records and samples carry
  * its id. Records are reused round-robin; each has a sequence number (odd
- * while written, like the ring) so the encoder either reads a whole record of
- * the right request or none: a sample whose record was reused shows its pid
- * and start time without path, method and URI, never another request's.
+ * while written, like the ring) and a checksum seeded with its id, so the
+ * encoder either reads a whole record of the right request or none, also
+ * when a writer paused mid-copy finishes over a newer record: a sample whose
+ * record was reused shows its pid and start time without path, method and
+ * URI, never another request's.
  */
 #ifndef STAT_REQUESTS_H
 #define STAT_REQUESTS_H

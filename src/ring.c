@@ -1,13 +1,14 @@
 /*
  * ring.c: see ring.h for the protocol.
  *
- * Writers run on sampler threads of any process; readers on the listener
- * thread of the owning process (stream) and in MSHUTDOWN (dump).
+ * Writers run on sampler threads of any process; readers in the listener
+ * process (stream) and in MSHUTDOWN (dump).
  */
 #include <string.h>
 
 #include "ring.h"
 #include "atomic.h"
+#include "checksum.h"
 
 typedef struct _stat_ring_slot {
 	stat_atomic_u64 seq;
@@ -54,27 +55,6 @@ static inline stat_ring_slot *stat_ring_slot_at(stat_ring *ring, uint64_t positi
 	return (stat_ring_slot *) (ring->data + (position % ring->slots) * ring->slot_size);
 }
 
-/* FNV-1a over 64-bit words and a tail: cheap, and only guards against tearing. */
-static uint64_t stat_ring_checksum(const unsigned char *data, size_t length)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t i = 0;
-
-	for (; i + 8 <= length; i += 8) {
-		uint64_t word;
-
-		memcpy(&word, data + i, 8);
-		h ^= word;
-		h *= 0x100000001b3ULL;
-	}
-	for (; i < length; i++) {
-		h ^= data[i];
-		h *= 0x100000001b3ULL;
-	}
-
-	return h ^ length;
-}
-
 bool stat_ring_write(stat_ring *ring, const void *sample, size_t size)
 {
 	uint64_t position = stat_atomic_add(&ring->head, 1);
@@ -95,7 +75,16 @@ bool stat_ring_write(stat_ring *ring, const void *sample, size_t size)
 
 	memcpy(slot->data, sample, size);
 	slot->length = size;
-	slot->checksum = stat_ring_checksum(slot->data, size);
+	/*
+	 * Overtaken meanwhile by a later lap (this thread was paused), the slot
+	 * is the newer writer's: leave it. The check can still race with the
+	 * newer writer; then this checksum, seeded with this position, is one no
+	 * reader of the newer position accepts, and the mix is refused.
+	 */
+	if (stat_atomic_load(&slot->seq) != busy) {
+		return false;
+	}
+	slot->checksum = stat_checksum(position, sample, size);
 
 	seq = busy;
 	return stat_atomic_cas(&slot->seq, &seq, STAT_RING_DONE(position));
@@ -149,7 +138,7 @@ stat_ring_result stat_ring_read(stat_ring *ring, uint64_t *cursor, void *out, ui
 	after = stat_atomic_load_relaxed(&slot->seq);
 
 	*cursor = position + 1;
-	if (after != before || stat_ring_checksum(out, length) != checksum) {
+	if (after != before || stat_checksum(position, out, length) != checksum) {
 		*lost += 1;
 		return STAT_RING_SKIPPED;
 	}

@@ -6,9 +6,12 @@
  * never take anything away). A writer claims a position with one fetch-add on
  * the head and never waits. Each slot carries a sequence number: 2p+1 while
  * position p is being written, 2p+2 once it is complete, plus a checksum of
- * its contents. A reader copies a slot and accepts it only if the sequence
- * was 2p+2 before and after the copy and the checksum matches, so a sample is
- * never torn, even when a writer paused mid-copy is overtaken a lap later.
+ * its contents seeded with p (checksum.h). A reader copies a slot and
+ * accepts it only if the sequence was 2p+2 before and after the copy and the
+ * checksum for p matches, so a sample is never torn, even when a writer
+ * paused mid-copy is overtaken a lap later and then finishes its copy over
+ * the newer sample (its checksum, if it stores one, is for another position).
+ * tests/unit/ring-stalled-writer.c pauses a writer inside its copy.
  */
 #ifndef STAT_RING_H
 #define STAT_RING_H

@@ -49,17 +49,23 @@ uint64_t stat_samplers_active(stat_samplers *samplers)
 
 int stat_samplers_claim(stat_samplers *samplers, pid_t pid, uint64_t limit)
 {
-	int i;
+	int i, pass;
 
-	for (i = 0; i < STAT_SAMPLERS_PLACES; i++) {
-		uint64_t expected = 0;
+	/* a free place; with none, the places of dead processes are taken back and the table tried again */
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 1) {
+			stat_samplers_active(samplers);
+		}
+		for (i = 0; i < STAT_SAMPLERS_PLACES; i++) {
+			uint64_t expected = 0;
 
-		if (stat_atomic_cas(&samplers->places[i], &expected, (uint64_t) pid)) {
-			if (limit != 0 && stat_samplers_active(samplers) > limit) {
-				stat_atomic_store(&samplers->places[i], 0);
-				return -1;
+			if (stat_atomic_cas(&samplers->places[i], &expected, (uint64_t) pid)) {
+				if (limit != 0 && stat_samplers_active(samplers) > limit) {
+					stat_atomic_store(&samplers->places[i], 0);
+					return -1;
+				}
+				return i;
 			}
-			return i;
 		}
 	}
 

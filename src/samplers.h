@@ -7,7 +7,9 @@
  * counted; over the limit, the claim is given back, so the limit is never
  * exceeded (two racing claims may both give back: refusal is the safe side).
  * Places held by a pid that no longer exists (a worker killed with SIGKILL)
- * are reclaimed whenever the table is consulted, so none leaks.
+ * are reclaimed whenever the table is counted (a limit, stat\counters(),
+ * phpinfo()) and whenever a claim finds no free place, whatever the limit,
+ * so none leaks.
  */
 #ifndef STAT_SAMPLERS_H
 #define STAT_SAMPLERS_H

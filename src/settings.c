@@ -35,7 +35,8 @@ static bool stat_settings_parse_integer(zend_string *value, int64_t *out)
 
 	errno = 0;
 	v = strtoll(s, &end, 10);
-	if (errno != 0 || end == s) {
+	/* a number too large for 64 bits is still a number: the largest (or smallest) one, out of any range */
+	if ((errno != 0 && errno != ERANGE) || end == s) {
 		return false;
 	}
 	while (*end == ' ' || *end == '\t') {
@@ -86,8 +87,8 @@ static void stat_settings_integer(zend_string *name, zend_string *value, int64_t
 	if (v < min || v > max) {
 		int64_t used = v < min ? low : max;
 
-		zend_error(E_WARNING, "%s must be from " ZEND_LONG_FMT " to " ZEND_LONG_FMT "%s, " ZEND_LONG_FMT " given; using " ZEND_LONG_FMT,
-			ZSTR_VAL(name), (zend_long) min, (zend_long) max, unit, (zend_long) v, (zend_long) used);
+		zend_error(E_WARNING, "%s must be from " ZEND_LONG_FMT " to " ZEND_LONG_FMT "%s, %s given; using " ZEND_LONG_FMT,
+			ZSTR_VAL(name), (zend_long) min, (zend_long) max, unit, ZSTR_VAL(value), (zend_long) used);
 		*target = used;
 		return;
 	}

@@ -1,6 +1,5 @@
 /*
- * stream.c: see stream.h. The listener process, except stat_stream_dump
- * (MSHUTDOWN of the process that mapped stat).
+ * stream.c: see stream.h. The listener process.
  */
 #include <errno.h>
 #include <poll.h>
@@ -14,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "stream.h"
+#include "clients.h"
 #include "memory.h"
 #include "ring.h"
 #include "sample.h"
@@ -24,6 +24,9 @@
 #define STAT_STREAM_BUFFER_LIMIT (1024 * 1024)
 /* a slot a writer claimed but did not complete is skipped after this long */
 #define STAT_STREAM_PENDING_NS   (50 * 1000 * 1000ULL)
+
+#define STAT_STRINGIFY_(x) #x
+#define STAT_STRINGIFY(x) STAT_STRINGIFY_(x)
 
 typedef struct _stat_stream_client {
 	int         fd;
@@ -65,8 +68,11 @@ static void stat_stream_remove(size_t index)
 
 void stat_stream_accept(int listen_fd)
 {
+	static const char refused[] = "{\"type\":\"refused\",\"reason\":\"the stat listener has as many stream clients as it serves ("
+		STAT_STRINGIFY(STAT_CLIENTS_STREAM_MAX) ") or no file descriptor left\"}\n";
+
 	for (;;) {
-		int fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		int fd = stat_clients_accept(listen_fd, stat_stream_clients_count, STAT_CLIENTS_STREAM_MAX, refused);
 		stat_stream_client *client;
 
 		if (fd < 0) {
@@ -426,79 +432,3 @@ void stat_stream_close_all(void)
 	}
 }
 
-/* Write all of buffer to fd, waiting for it at most until the deadline. */
-static bool stat_stream_write_all(int fd, const stat_buffer *buffer, uint64_t deadline)
-{
-	size_t done = 0;
-
-	while (done < buffer->length) {
-		struct pollfd pfd = {fd, POLLOUT, 0};
-		uint64_t now = stat_clock_now();
-		ssize_t n;
-		size_t chunk;
-
-		if (now >= deadline) {
-			return false;
-		}
-		if (poll(&pfd, 1, (int) ((deadline - now) / 1000000 + 1)) <= 0) {
-			continue;
-		}
-		/* pipes: a write of at most PIPE_BUF never blocks once POLLOUT is set */
-		chunk = buffer->length - done > 4096 ? 4096 : buffer->length - done;
-		n = write(fd, buffer->data + done, chunk);
-		if (n < 0) {
-			if (errno == EINTR || errno == EAGAIN) {
-				continue;
-			}
-			return false;
-		}
-		done += (size_t) n;
-	}
-
-	return true;
-}
-
-void stat_stream_dump(int fd, uint64_t deadline)
-{
-	stat_ring *ring = stat_memory->ring;
-	uint64_t cursor = stat_ring_tail(ring), head = stat_ring_head(ring), lost = 0;
-	stat_sample *sample = calloc(1, stat_ring_sample_size(ring));
-	stat_buffer out = {0};
-
-	if (!sample) {
-		return;
-	}
-
-	while (cursor < head) {
-		stat_ring_result result = stat_ring_read(ring, &cursor, sample, &lost);
-
-		if (result == STAT_RING_PENDING) {
-			/* MSHUTDOWN: our samplers are joined; a pending slot is another process's */
-			stat_ring_skip(ring, &cursor, &lost);
-			continue;
-		}
-		if (result == STAT_RING_EMPTY) {
-			break;
-		}
-		if (lost) {
-			stat_sample_encode_lost(lost, &out);
-			lost = 0;
-		}
-		if (result == STAT_RING_SAMPLE) {
-			stat_sample_encode(sample, &out);
-		}
-		if (out.length >= 65536) {
-			if (!stat_stream_write_all(fd, &out, deadline)) {
-				break;
-			}
-			out.length = 0;
-		}
-	}
-	if (lost) {
-		stat_sample_encode_lost(lost, &out);
-	}
-	stat_stream_write_all(fd, &out, deadline);
-
-	stat_buffer_free(&out);
-	free(sample);
-}

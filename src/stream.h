@@ -1,7 +1,7 @@
 /*
  * stream.h: the sample stream's clients.
  *
- * Listener thread only. Each client has its own cursor into the ring (reads
+ * The listener process only. Each client has its own cursor into the ring (reads
  * are not destructive: every client gets every sample) and its own output
  * buffer, bounded: a client that does not keep up stops being filled, falls
  * behind the ring, and is told how many samples it lost with a `lost` line.
@@ -25,8 +25,5 @@ void stat_stream_fill(uint64_t now);
 /* Everything up to the ring's head is sent (or the client is gone). */
 bool stat_stream_drained(void);
 void stat_stream_close_all(void);
-
-/* MSHUTDOWN (dump): write the ring to fd as JSON lines, bounded in time. */
-void stat_stream_dump(int fd, uint64_t deadline);
 
 #endif

@@ -27,7 +27,7 @@ ctl_send($control, ctl_messages(array_merge($unknown, $range, $valid)));
 $state = $worker->await('counters', 'control_applied', '>=', 2);
 printf("valid ones applied: %s\n", json_encode($state['met']));
 printf("counters: applied %d, invalid %d\n", $state['counters']['control_applied'], $state['counters']['control_invalid']);
-$changed = array_keys(array_diff_assoc($state['settings'], $before));
+$changed = ctl_changed($state['settings'], $before);
 printf("settings changed: %s (interval %d)\n", implode(',', $changed), $state['settings']['interval']);
 
 /* the same kinds of message, one connection each: the same count */

@@ -40,7 +40,7 @@ $state = $worker->await('settings', 'interval', '==', 300);
 printf("valid message after 992 bytes of garbage applied: %s\n", json_encode($state['met']));
 $state = $worker->await('counters', 'control_invalid', '>=', 127);
 printf("invalid counted: %d (expected 1 + 63 + 1 + 62 = 127)\n", $state['counters']['control_invalid']);
-$changed = array_keys(array_diff_assoc($state['settings'], $before));
+$changed = ctl_changed($state['settings'], $before);
 printf("settings changed: %s\n", implode(',', $changed));
 printf("samples after the garbage: %s\n", ctl_sampled_after($stream, $state['elapsed']) ? 'yes' : 'no');
 

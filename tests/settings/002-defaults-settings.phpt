@@ -10,7 +10,10 @@ require __DIR__ . '/settings.inc';
 $dir = stat_test_dir();
 [$code, $stdout, $stderr] = stat_settings_defaults(<<<'PHP'
 <?php
-var_dump(stat\settings());
+$settings = stat\settings();
+$listener = $settings['listener'];
+$settings['listener']['pid'] = $listener['pid'] > 0 && $listener['pid'] !== getmypid() ? 'a pid, not PHP\'s' : $listener['pid'];
+var_dump($settings);
 printf("stream socket in cwd: %s\n", filetype(getcwd() . '/zend.stat.stream'));
 printf("control socket in cwd: %s\n", filetype(getcwd() . '/zend.stat.control'));
 printf("stream socket mode: %o\n", fileperms(getcwd() . '/zend.stat.stream') & 0777);
@@ -22,7 +25,7 @@ printf("sockets removed at exit: %s\n", stat_test_wait_gone("$dir/zend.stat.stre
 --EXPECT--
 int(0)
 string(0) ""
-array(11) {
+array(12) {
   ["auto"]=>
   bool(true)
   ["samplers"]=>
@@ -45,6 +48,13 @@ array(11) {
   int(0)
   ["sampling"]=>
   bool(true)
+  ["listener"]=>
+  array(2) {
+    ["pid"]=>
+    string(16) "a pid, not PHP's"
+    ["state"]=>
+    string(7) "serving"
+  }
 }
 stream socket in cwd: socket
 control socket in cwd: socket
