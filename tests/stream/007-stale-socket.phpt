@@ -52,6 +52,9 @@ foreach ($listeners as $listener) {
 }
 proc_terminate($killed->process, 9);
 $killed->wait();
+foreach ($listeners as $listener) {
+    printf("listener %s\n", stat_test_wait_dead($listener) ? 'dead' : 'still alive');
+}
 clearstatcache();
 printf("killed child left a socket: %s\n", @filetype($path));
 printf("nobody listens on it: %s\n", @stream_socket_client("unix://$path", $errno, $errstr, 1.0) ? 'no' : 'yes');
@@ -75,6 +78,7 @@ array(5) {
 the child removed its socket at exit: yes
 bool(true)
 the child has a listener process: yes
+listener dead
 killed child left a socket: socket
 nobody listens on it: yes
 array(5) {
