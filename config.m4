@@ -74,6 +74,9 @@ if test "$PHP_STAT" != "no"; then
     src/stream.c \
     src/dump.c \
     src/control.c \
+    src/status.c \
+    src/invocation.c \
+    src/warnings.c \
   "
 
   PHP_NEW_EXTENSION(stat, $STAT_SOURCES, $ext_shared, , $STAT_CFLAGS, , yes)

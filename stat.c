@@ -34,6 +34,8 @@
 #include "src/listener.h"
 #include "src/stream.h"
 #include "src/dump.h"
+#include "src/invocation.h"
+#include "src/warnings.h"
 
 ZEND_BEGIN_MODULE_GLOBALS(stat)
 	stat_sampler *sampler;
@@ -55,22 +57,34 @@ static stat_socket stat_control_socket = {.fd = -1};
 static bool stat_dump_ok = false;
 static bool stat_stream_listening = false;
 static bool stat_control_listening = false;
+/* the process only prints information (php -v, php-fpm -t): no sockets */
+static bool stat_informational = false;
 
 #define STAT_ERROR_SIZE 512
+
+/* One socket setting; a failure is a warning naming the setting, and stat runs without that socket. */
+static void stat_socket_setting(stat_socket *sock, const char *setting, const stat_address *address, mode_t mode, const char *without)
+{
+	const stat_settings *settings = stat_settings_get();
+	char error[STAT_ERROR_SIZE];
+
+	if (address->family == AF_UNIX && settings->socket_group_invalid) {
+		/* the warning about stat.socket_group said so: no socket file with the wrong group */
+		sock->fd = -1;
+		return;
+	}
+	if (!stat_socket_open(sock, address, mode, settings->socket_group, error, sizeof(error))) {
+		stat_warning("%s: cannot listen on %s: %s; stat runs without %s", setting, address->text, error, without);
+	}
+}
 
 static void stat_sockets_open(void)
 {
 	const stat_settings *settings = stat_settings_get();
 	char error[STAT_ERROR_SIZE];
 
-	if (!stat_socket_open(&stat_stream_socket, &settings->stream, settings->socket_mode, error, sizeof(error))) {
-		zend_error(E_WARNING, "stat.stream: cannot listen on %s: %s; stat runs without a stream socket",
-			settings->stream.text, error);
-	}
-	if (!stat_socket_open(&stat_control_socket, &settings->control, settings->socket_mode, error, sizeof(error))) {
-		zend_error(E_WARNING, "stat.control: cannot listen on %s: %s; stat runs without a control socket",
-			settings->control.text, error);
-	}
+	stat_socket_setting(&stat_stream_socket, "stat.stream", &settings->stream, settings->socket_mode, "a stream socket");
+	stat_socket_setting(&stat_control_socket, "stat.control", &settings->control, settings->control_mode, "a control socket");
 
 	stat_stream_listening = stat_stream_socket.fd >= 0;
 	stat_control_listening = stat_control_socket.fd >= 0;
@@ -78,7 +92,7 @@ static void stat_sockets_open(void)
 		return;
 	}
 	if (!stat_listener_start(&stat_stream_socket, &stat_control_socket, error, sizeof(error))) {
-		zend_error(E_WARNING, "stat: cannot start the listener: %s; stat runs without sockets", error);
+		stat_warning("stat: cannot start the listener: %s; stat runs without sockets", error);
 		stat_socket_close(&stat_stream_socket);
 		stat_socket_close(&stat_control_socket);
 		stat_stream_listening = stat_control_listening = false;
@@ -121,43 +135,55 @@ static PHP_GINIT_FUNCTION(stat)
 	memset(stat_globals, 0, sizeof(*stat_globals));
 }
 
-static PHP_MINIT_FUNCTION(stat)
+static void stat_startup(int module_number)
 {
 	char error[STAT_ERROR_SIZE];
 
 	stat_settings_minit(module_number);
 
 	if (!stat_loaded_as_zend_extension) {
-		zend_error(E_WARNING, "stat must be loaded with zend_extension=stat.so, not extension=; stat is disabled");
-		return SUCCESS;
+		stat_warning("stat must be loaded with zend_extension=stat.so, not extension=; stat is disabled");
+		return;
 	}
 
 	stat_sample_minit();
 
 	if (!stat_memory_minit(error, sizeof(error))) {
-		zend_error(E_WARNING, "stat: %s; stat is disabled", error);
-		return SUCCESS;
+		stat_warning("stat: %s; stat is disabled", error);
+		return;
 	}
 
 	stat_sampling = stat_frame_probe(error, sizeof(error));
 	if (!stat_sampling) {
-		zend_error(E_WARNING, "stat: %s; stat runs without sampling (the sockets still work)", error);
+		stat_warning("stat: %s; stat runs without sampling (the sockets still work)", error);
 	}
 
-	stat_sockets_open();
+	if (stat_invocation_informational(sapi_module.name)) {
+		/* php -v, php-fpm -t and the like: they must not take the pool's socket addresses */
+		stat_informational = true;
+	} else {
+		stat_sockets_open();
+	}
 
 	if (stat_settings_get()->dump > 0) {
 		stat_dump_ok = stat_dump_usable(stat_settings_get()->dump, error, sizeof(error));
 		if (!stat_dump_ok) {
-			zend_error(E_WARNING, "stat.dump: %s; the ring will not be written at exit", error);
+			stat_warning("stat.dump: %s; the ring will not be written at exit", error);
 		}
 	}
+}
 
+static PHP_MINIT_FUNCTION(stat)
+{
+	stat_startup(module_number);
+	/* under php-fpm, what was warned also goes to the master's error log */
+	stat_warnings_minit_done(sapi_module.name);
 	return SUCCESS;
 }
 
 static PHP_MSHUTDOWN_FUNCTION(stat)
 {
+	stat_warnings_mshutdown();
 	if (stat_memory) {
 		const stat_settings *settings = stat_settings_get();
 		bool owner = stat_memory->owner == getpid();
@@ -283,6 +309,21 @@ static PHP_RSHUTDOWN_FUNCTION(stat)
 	return SUCCESS;
 }
 
+/* A socket's row: its address, or why this process has none. */
+static void stat_info_socket(const char *name, bool listening, const stat_socket *sock, const stat_address *setting)
+{
+	char text[STAT_ADDRESS_TEXT + 64];
+
+	if (listening) {
+		php_info_print_table_row(2, name, sock->address.text);
+	} else if (setting->family != 0 && stat_informational) {
+		snprintf(text, sizeof(text), "%s (not opened: this run only prints information)", setting->text);
+		php_info_print_table_row(2, name, text);
+	} else {
+		php_info_print_table_row(2, name, "off");
+	}
+}
+
 static PHP_MINFO_FUNCTION(stat)
 {
 	char text[64];
@@ -291,8 +332,8 @@ static PHP_MINFO_FUNCTION(stat)
 	php_info_print_table_header(2, "stat", stat_memory ? "enabled" : "disabled");
 	php_info_print_table_row(2, "Version", PHP_STAT_VERSION);
 	php_info_print_table_row(2, "Sampling", stat_sampling ? "available" : "unavailable");
-	php_info_print_table_row(2, "Stream", stat_stream_listening ? stat_stream_socket.address.text : "off");
-	php_info_print_table_row(2, "Control", stat_control_listening ? stat_control_socket.address.text : "off");
+	stat_info_socket("Stream", stat_stream_listening, &stat_stream_socket, &stat_settings_get()->stream);
+	stat_info_socket("Control", stat_control_listening, &stat_control_socket, &stat_settings_get()->control);
 	if (stat_memory) {
 		pid_t pid;
 		const char *state = stat_listener_state(&pid);

@@ -28,50 +28,52 @@ static stat_control_client *stat_control_clients = NULL;
 static size_t stat_control_clients_count = 0;
 static size_t stat_control_clients_capacity = 0;
 
-static bool stat_control_range(int64_t param, int64_t min, int64_t max)
+/*
+ * One live setting: applied when param is within [min, max]; above max but
+ * within the absolute limit `ceiling`, it is refused as beyond the startup
+ * maximum (the ring's slots were sized for max).
+ */
+static stat_control_reply stat_control_set(stat_atomic_u64 *target, int64_t param, int64_t min, int64_t max, int64_t ceiling)
 {
-	return param >= min && param <= max;
+	if (param >= min && param <= max) {
+		stat_atomic_store(target, (uint64_t) param);
+		return (stat_control_reply) {STAT_CONTROL_APPLIED, param};
+	}
+	if (param > max && param <= ceiling) {
+		return (stat_control_reply) {STAT_CONTROL_ABOVE_MAX, max};
+	}
+	return (stat_control_reply) {STAT_CONTROL_OUT_OF_RANGE, (int64_t) stat_atomic_load(target)};
 }
 
-bool stat_control_apply(int64_t control, int64_t param)
+stat_control_reply stat_control_apply(int64_t control, int64_t param)
 {
 	stat_live *live = &stat_memory->live;
-	bool valid = true;
+	stat_control_reply reply;
 
 	switch (control) {
 		case STAT_CONTROL_AUTO:
-			if ((valid = stat_control_range(param, 0, 1))) {
-				stat_atomic_store(&live->autostart, (uint64_t) param);
-			}
+			reply = stat_control_set(&live->autostart, param, 0, 1, 1);
 			break;
 		case STAT_CONTROL_SAMPLERS:
-			if ((valid = stat_control_range(param, 0, 1000000))) {
-				stat_atomic_store(&live->samplers, (uint64_t) param);
-			}
+			reply = stat_control_set(&live->samplers, param, 0, STAT_SAMPLERS_LIMIT_MAX, STAT_SAMPLERS_LIMIT_MAX);
 			break;
 		case STAT_CONTROL_INTERVAL:
-			if ((valid = stat_control_range(param, STAT_INTERVAL_MIN, STAT_INTERVAL_MAX))) {
-				stat_atomic_store(&live->interval, (uint64_t) param);
-			}
+			reply = stat_control_set(&live->interval, param, STAT_INTERVAL_MIN, STAT_INTERVAL_MAX, STAT_INTERVAL_MAX);
 			break;
 		case STAT_CONTROL_ARGINFO:
-			if ((valid = stat_control_range(param, 0, 1))) {
-				stat_atomic_store(&live->arginfo, (uint64_t) param);
-			}
+			reply = stat_control_set(&live->arginfo, param, 0, 1, 1);
 			break;
 		case STAT_CONTROL_STACK:
 			/* slots are sized at startup: the stack can shrink and grow back, not beyond stat.stack */
-			if ((valid = stat_control_range(param, 0, stat_settings_get()->stack))) {
-				stat_atomic_store(&live->stack, (uint64_t) param);
-			}
+			reply = stat_control_set(&live->stack, param, 0, stat_settings_get()->stack, STAT_STACK_MAX);
 			break;
 		default:
-			valid = false;
+			reply = (stat_control_reply) {STAT_CONTROL_UNKNOWN, 0};
 			break;
 	}
 
-	stat_atomic_inc(valid ? STAT_COUNTER(control_applied) : STAT_COUNTER(control_invalid));
-	return valid;
+	stat_atomic_inc(reply.status == STAT_CONTROL_APPLIED ? STAT_COUNTER(control_applied) : STAT_COUNTER(control_invalid));
+	return reply;
 }
 
 static void stat_control_remove(size_t index)
@@ -89,7 +91,7 @@ static void stat_control_remove(size_t index)
 void stat_control_accept(int listen_fd)
 {
 	for (;;) {
-		/* the control socket never answers: a refused connection is closed */
+		/* a refused connection is closed without a word: it cannot be answered in its own format */
 		int fd = stat_clients_accept(listen_fd, stat_control_clients_count, STAT_CLIENTS_CONTROL_MAX, NULL);
 
 		if (fd < 0) {
@@ -137,6 +139,19 @@ size_t stat_control_poll(struct pollfd *fds)
 	return stat_control_clients_count;
 }
 
+/*
+ * Send one reply, never waiting: a client whose socket is full (it does not
+ * read its replies) loses this one. A reply is 16 bytes, far below the
+ * socket's buffer, so the kernel takes all of it or, full, none of it.
+ */
+static void stat_control_answer(const stat_control_client *client, stat_control_reply reply)
+{
+	int64_t message[2] = {reply.status, reply.value};
+	ssize_t sent = send(client->fd, message, sizeof(message), MSG_DONTWAIT | MSG_NOSIGNAL);
+
+	(void) sent;
+}
+
 /* Read what is there and apply every whole message; false when the client is gone. */
 static bool stat_control_read(stat_control_client *client)
 {
@@ -162,7 +177,7 @@ static bool stat_control_read(stat_control_client *client)
 				int64_t message[2];
 
 				memcpy(message, client->partial, sizeof(message));
-				stat_control_apply(message[0], message[1]);
+				stat_control_answer(client, stat_control_apply(message[0], message[1]));
 				client->have = 0;
 			}
 		}

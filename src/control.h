@@ -1,12 +1,18 @@
 /*
  * control.h: the control socket's clients and the controls they send.
  *
- * Listener thread only. A client sends any number of 16-byte messages
+ * Listener process only. A client sends any number of 16-byte messages
  * {int64 control; int64 param} in machine byte order, in as many writes as it
  * likes. Each valid message changes a live setting in the shared mapping, so
  * it reaches every process sharing it; each invalid one (unknown control,
  * parameter out of range, a partial message left at disconnect) is ignored
- * and counted. Nothing is ever sent back.
+ * and counted.
+ *
+ * Every whole message is answered, in order, with a 16-byte reply
+ * {int64 status; int64 value} in machine byte order (PHP: unpack('q2')),
+ * status one of STAT_CONTROL_* below. Replies are sent without waiting: a
+ * client that never reads them fills its socket and loses later replies;
+ * it never holds the listener up.
  */
 #ifndef STAT_CONTROL_H
 #define STAT_CONTROL_H
@@ -22,8 +28,19 @@
 #define STAT_CONTROL_ARGINFO  (1 << 4)
 #define STAT_CONTROL_STACK    (1 << 5)
 
-/* Apply one message; false (and counted) when it is invalid. Any thread. */
-bool stat_control_apply(int64_t control, int64_t param);
+/* reply statuses */
+#define STAT_CONTROL_APPLIED      0  /* value: the setting now in effect */
+#define STAT_CONTROL_UNKNOWN      1  /* no such control; value 0 */
+#define STAT_CONTROL_OUT_OF_RANGE 2  /* value: the setting, unchanged */
+#define STAT_CONTROL_ABOVE_MAX    3  /* beyond what was sized at startup (stack > stat.stack); value: that maximum */
+
+typedef struct _stat_control_reply {
+	int64_t status;
+	int64_t value;
+} stat_control_reply;
+
+/* Apply one message; invalid ones are counted and change nothing. Any thread. */
+stat_control_reply stat_control_apply(int64_t control, int64_t param);
 
 void stat_control_accept(int listen_fd);
 /* Close control connections idle for STAT_CLIENTS_CONTROL_IDLE_NS (clients.h). */

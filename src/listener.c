@@ -35,6 +35,7 @@
 #include "clients.h"
 #include "stream.h"
 #include "control.h"
+#include "status.h"
 #include "clock.h"
 #include "memory.h"
 #include "atomic.h"
@@ -214,7 +215,7 @@ static bool stat_socket_clear(const stat_address *address, char *error, size_t e
 	return true;
 }
 
-bool stat_socket_open(stat_socket *sock, const stat_address *address, mode_t mode, char *error, size_t error_size)
+bool stat_socket_open(stat_socket *sock, const stat_address *address, mode_t mode, gid_t group, char *error, size_t error_size)
 {
 	int fd, one = 1;
 
@@ -248,6 +249,13 @@ bool stat_socket_open(stat_socket *sock, const stat_address *address, mode_t mod
 		if (rc != 0) {
 			snprintf(error, error_size, "bind(%s): %s", path, strerror(errno));
 			close(fd);
+			return false;
+		}
+		if (group != (gid_t) -1 && chown(path, (uid_t) -1, group) != 0) {
+			snprintf(error, error_size, "cannot give %s to group %ld (stat.socket_group): %s; PHP must start as root "
+				"or as a member of that group", path, (long) group, strerror(errno));
+			close(fd);
+			unlink(path);
 			return false;
 		}
 		if (chmod(path, mode) != 0) {
@@ -388,6 +396,7 @@ static void stat_listener_main(int alive, stat_socket *stream, stat_socket *cont
 
 	stat_clients_reserve();
 	stat_atomic_store(&stat_memory->listener.pid, (uint64_t) getpid());
+	stat_status_start(stream->fd >= 0 ? stream->address.text : "", control->fd >= 0 ? control->address.text : "");
 	while (!stopping) {
 		stat_atomic_store(&stat_memory->listener.heartbeat, stat_clock_now());
 		size_t streams = stat_stream_count(), controls = stat_control_count();

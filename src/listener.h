@@ -34,8 +34,11 @@ typedef struct _stat_socket {
 	ino_t        ino;
 } stat_socket;
 
-/* MINIT: open a listening socket; false with a reason in error. */
-bool stat_socket_open(stat_socket *sock, const stat_address *address, mode_t mode, char *error, size_t error_size);
+/*
+ * MINIT: open a listening socket; false with a reason in error. A unix
+ * socket file gets the mode and, unless group is (gid_t) -1, the group.
+ */
+bool stat_socket_open(stat_socket *sock, const stat_address *address, mode_t mode, gid_t group, char *error, size_t error_size);
 void stat_socket_close(stat_socket *sock);
 
 /*

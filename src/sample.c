@@ -189,6 +189,16 @@ static json_object *stat_json_seconds(uint64_t ns)
 	return json_object_new_double_s((double) us / 1e6, length > 0 ? text : "0.000000");
 }
 
+/* The wall-clock time of a monotonic instant: Unix seconds with microseconds. */
+static json_object *stat_json_time(uint64_t ns)
+{
+	char text[32];
+	uint64_t us = stat_clock_wall_us(ns);
+	int length = stat_format_seconds(text, sizeof(text), us);
+
+	return json_object_new_double_s((double) us / 1e6, length > 0 ? text : "0.000000");
+}
+
 static void stat_json_request(json_object *root, const stat_sample *sample)
 {
 	json_object *request = json_object_new_object();
@@ -391,6 +401,7 @@ bool stat_sample_encode(const stat_sample *sample, stat_buffer *out)
 		sample->type <= STAT_SAMPLE_INTERNAL ? stat_sample_types[sample->type] : "memory"));
 	stat_json_request(root, sample);
 	json_object_object_add(root, "elapsed", stat_json_seconds(sample->time));
+	json_object_object_add(root, "time", stat_json_time(sample->time));
 
 	{
 		json_object *memory = json_object_new_object();
@@ -450,13 +461,15 @@ bool stat_sample_encode(const stat_sample *sample, stat_buffer *out)
 bool stat_sample_encode_lost(uint64_t count, stat_buffer *out)
 {
 	json_object *root = json_object_new_object();
+	uint64_t now = stat_clock_now();
 	const char *text;
 	size_t length;
 	bool ok;
 
 	json_object_object_add(root, "type", json_object_new_string("lost"));
 	json_object_object_add(root, "count", json_object_new_int64((int64_t) count));
-	json_object_object_add(root, "elapsed", stat_json_seconds(stat_clock_now()));
+	json_object_object_add(root, "elapsed", stat_json_seconds(now));
+	json_object_object_add(root, "time", stat_json_time(now));
 
 	text = json_object_to_json_string_length(root, STAT_SAMPLE_JSON_FLAGS, &length);
 	ok = text && stat_buffer_append(out, text, length) && stat_buffer_append(out, "\n", 1);

@@ -6,12 +6,14 @@
  * handlers during MINIT and only read afterwards. Each handler validates and
  * warns with the setting's name, what was wrong and the value it uses.
  */
+#include <grp.h>
 #include <strings.h>
 
 #include "php.h"
 #include "zend_ini.h"
 
 #include "settings.h"
+#include "warnings.h"
 
 static stat_settings stat_settings_values;
 
@@ -78,7 +80,7 @@ static void stat_settings_integer(zend_string *name, zend_string *value, int64_t
 	int64_t v;
 
 	if (!stat_settings_parse_integer(value, &v)) {
-		zend_error(E_WARNING, "%s must be an integer from " ZEND_LONG_FMT " to " ZEND_LONG_FMT "%s, '%s' given; using " ZEND_LONG_FMT,
+		stat_warning("%s must be an integer from " ZEND_LONG_FMT " to " ZEND_LONG_FMT "%s, '%s' given; using " ZEND_LONG_FMT,
 			ZSTR_VAL(name), (zend_long) min, (zend_long) max, unit, ZSTR_VAL(value), (zend_long) fallback);
 		*target = fallback;
 		return;
@@ -87,7 +89,7 @@ static void stat_settings_integer(zend_string *name, zend_string *value, int64_t
 	if (v < min || v > max) {
 		int64_t used = v < min ? low : max;
 
-		zend_error(E_WARNING, "%s must be from " ZEND_LONG_FMT " to " ZEND_LONG_FMT "%s, %s given; using " ZEND_LONG_FMT,
+		stat_warning("%s must be from " ZEND_LONG_FMT " to " ZEND_LONG_FMT "%s, %s given; using " ZEND_LONG_FMT,
 			ZSTR_VAL(name), (zend_long) min, (zend_long) max, unit, ZSTR_VAL(value), (zend_long) used);
 		*target = used;
 		return;
@@ -138,7 +140,7 @@ static ZEND_INI_MH(stat_ini_bool)
 	if (!stat_settings_parse_bool(new_value, &v)) {
 		bool fallback = mh_arg2 != NULL;
 
-		zend_error(E_WARNING, "%s must be On or Off, '%s' given; using %s",
+		stat_warning("%s must be On or Off, '%s' given; using %s",
 			ZSTR_VAL(entry->name), ZSTR_VAL(new_value), fallback ? "On" : "Off");
 		*target = fallback;
 		return SUCCESS;
@@ -151,7 +153,7 @@ static ZEND_INI_MH(stat_ini_bool)
 static ZEND_INI_MH(stat_ini_samplers)
 {
 	stat_settings_integer(entry->name, new_value, &stat_settings_values.samplers,
-		0, 1000000, 0, 0, " (0 means unlimited)");
+		0, STAT_SAMPLERS_LIMIT_MAX, 0, 0, " (0 means unlimited)");
 	return SUCCESS;
 }
 
@@ -172,7 +174,7 @@ static ZEND_INI_MH(stat_ini_interval)
 static ZEND_INI_MH(stat_ini_stack)
 {
 	stat_settings_integer(entry->name, new_value, &stat_settings_values.stack,
-		0, STAT_STACK_MAX, 0, 0, " frames");
+		0, STAT_STACK_MAX, STAT_STACK_DEFAULT, 0, " frames");
 	return SUCCESS;
 }
 
@@ -190,11 +192,11 @@ static ZEND_INI_MH(stat_ini_strings)
 	uint64_t size;
 
 	if (!stat_settings_parse_size(new_value, &size)) {
-		zend_error(E_WARNING, "%s must be a size such as 32M (K, M, G or T), '%s' given; using 32M",
+		stat_warning("%s must be a size such as 32M (K, M, G or T), '%s' given; using 32M",
 			ZSTR_VAL(entry->name), ZSTR_VAL(new_value));
 		size = STAT_STRINGS_DEFAULT;
 	} else if (size < STAT_STRINGS_MIN) {
-		zend_error(E_WARNING, "%s must be at least 4K, '%s' given; using 4K",
+		stat_warning("%s must be at least 4K, '%s' given; using 4K",
 			ZSTR_VAL(entry->name), ZSTR_VAL(new_value));
 		size = STAT_STRINGS_MIN;
 	}
@@ -205,6 +207,7 @@ static ZEND_INI_MH(stat_ini_strings)
 
 static ZEND_INI_MH(stat_ini_socket_mode)
 {
+	mode_t *target = (mode_t *) mh_arg1;
 	const char *s = ZSTR_VAL(new_value);
 	char *end = NULL;
 	long mode;
@@ -212,12 +215,48 @@ static ZEND_INI_MH(stat_ini_socket_mode)
 	errno = 0;
 	mode = strtol(s, &end, 8);
 	if (ZSTR_LEN(new_value) == 0 || errno != 0 || *end != '\0' || mode < 0 || mode > 0777) {
-		zend_error(E_WARNING, "%s must be an octal file mode such as 0660, '%s' given; using 0600",
+		stat_warning("%s must be an octal file mode such as 0660, '%s' given; using 0600",
 			ZSTR_VAL(entry->name), s);
 		mode = 0600;
 	}
 
-	stat_settings_values.socket_mode = (mode_t) mode;
+	*target = (mode_t) mode;
+	return SUCCESS;
+}
+
+/* A group name or a numeric gid; empty: the group of whoever creates the socket. */
+static ZEND_INI_MH(stat_ini_socket_group)
+{
+	const char *s = ZSTR_VAL(new_value);
+	struct group *group;
+	char *end = NULL;
+	long gid;
+
+	stat_settings_values.socket_group = -1;
+	stat_settings_values.socket_group_name[0] = '\0';
+	if (ZSTR_LEN(new_value) == 0) {
+		return SUCCESS;
+	}
+
+	errno = 0;
+	gid = strtol(s, &end, 10);
+	if (errno == 0 && end != s && *end == '\0' && gid >= 0 && gid < INT_MAX) {
+		group = getgrgid((gid_t) gid);
+	} else {
+		group = getgrnam(s);
+		gid = group ? (long) group->gr_gid : -1;
+	}
+	if (gid < 0) {
+		stat_warning("%s: there is no group '%s' (create it, or give a group name or gid that exists); "
+			"stat creates no unix socket", ZSTR_VAL(entry->name), s);
+		stat_settings_values.socket_group_invalid = true;
+		return SUCCESS;
+	}
+
+	stat_settings_values.socket_group_invalid = false;
+	stat_settings_values.socket_group = (gid_t) gid;
+	snprintf(stat_settings_values.socket_group_name, sizeof(stat_settings_values.socket_group_name), "%s",
+		group ? group->gr_name : s);
 	return SUCCESS;
 }
 
@@ -227,7 +266,7 @@ static ZEND_INI_MH(stat_ini_address)
 	char error[256];
 
 	if (!stat_address_parse(ZSTR_VAL(new_value), target, error, sizeof(error))) {
-		zend_error(E_WARNING, "%s: %s in '%s'; using 0 (the socket is disabled)",
+		stat_warning("%s: %s in '%s'; using 0 (the socket is disabled)",
 			ZSTR_VAL(entry->name), error, ZSTR_VAL(new_value));
 		memset(target, 0, sizeof(*target));
 	}
@@ -245,11 +284,13 @@ PHP_INI_BEGIN()
 	STAT_INI("interval",    "100",               stat_ini_interval,    NULL, NULL)
 	STAT_INI("arginfo",     "0",                 stat_ini_bool,        &stat_settings_values.arginfo, NULL)
 	STAT_INI("strings",     "32M",               stat_ini_strings,     NULL, NULL)
-	STAT_INI("stack",       "0",                 stat_ini_stack,       NULL, NULL)
-	STAT_INI("stream",      "zend.stat.stream",  stat_ini_address,     &stat_settings_values.stream, NULL)
-	STAT_INI("control",     "zend.stat.control", stat_ini_address,     &stat_settings_values.control, NULL)
-	STAT_INI("dump",        "0",                 stat_ini_dump,        NULL, NULL)
-	STAT_INI("socket_mode", "0600",              stat_ini_socket_mode, NULL, NULL)
+	STAT_INI("stack",        "64",    stat_ini_stack,        NULL, NULL)
+	STAT_INI("stream",       "",      stat_ini_address,      &stat_settings_values.stream, NULL)
+	STAT_INI("control",      "",      stat_ini_address,      &stat_settings_values.control, NULL)
+	STAT_INI("dump",         "0",     stat_ini_dump,         NULL, NULL)
+	STAT_INI("socket_mode",  "0600",  stat_ini_socket_mode,  &stat_settings_values.socket_mode, NULL)
+	STAT_INI("control_mode", "0600",  stat_ini_socket_mode,  &stat_settings_values.control_mode, NULL)
+	STAT_INI("socket_group", "",      stat_ini_socket_group, NULL, NULL)
 PHP_INI_END()
 
 void stat_settings_minit(int module_number)

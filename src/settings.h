@@ -24,6 +24,8 @@
 #define STAT_STRINGS_MIN      4096
 #define STAT_STRINGS_DEFAULT  (32 * 1024 * 1024)
 #define STAT_STACK_MAX        256
+#define STAT_STACK_DEFAULT    64
+#define STAT_SAMPLERS_LIMIT_MAX 1000000
 
 typedef struct _stat_settings {
 	bool          autostart;
@@ -34,7 +36,11 @@ typedef struct _stat_settings {
 	uint64_t      strings;
 	int64_t       stack;
 	int           dump;
-	mode_t        socket_mode;
+	mode_t        socket_mode;     /* the stream socket's */
+	mode_t        control_mode;    /* the control socket's */
+	gid_t         socket_group;    /* (gid_t) -1: unchanged */
+	bool          socket_group_invalid;  /* a group was named that does not exist: no unix sockets */
+	char          socket_group_name[64];
 	stat_address  stream;
 	stat_address  control;
 } stat_settings;

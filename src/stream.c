@@ -18,6 +18,7 @@
 #include "ring.h"
 #include "sample.h"
 #include "clock.h"
+#include "status.h"
 #include "atomic.h"
 
 /* how much JSON a client may have waiting before we stop filling it */
@@ -88,11 +89,12 @@ void stat_stream_accept(int listen_fd)
 		memset(client, 0, sizeof(*client));
 		client->fd = fd;
 		client->reading = true;
-		/* a new client starts with everything still in the ring */
-		client->cursor = stat_ring_tail(stat_memory->ring);
-
 		stat_atomic_add(STAT_COUNTER(clients_connected), 1);
 		stat_atomic_inc(STAT_COUNTER(clients_total));
+
+		/* a new client starts with the status line, then everything still in the ring */
+		client->cursor = stat_ring_tail(stat_memory->ring);
+		stat_status_encode(&client->out);
 	}
 }
 

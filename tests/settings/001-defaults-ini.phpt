@@ -9,7 +9,7 @@ require __DIR__ . '/settings.inc';
 
 [$code, $stdout, $stderr] = stat_settings_defaults(<<<'PHP'
 <?php
-foreach (['auto', 'samplers', 'samples', 'interval', 'arginfo', 'strings', 'stack', 'stream', 'control', 'dump', 'socket_mode'] as $name) {
+foreach (['auto', 'samplers', 'samples', 'interval', 'arginfo', 'strings', 'stack', 'stream', 'control', 'dump', 'socket_mode', 'control_mode', 'socket_group'] as $name) {
     echo "stat.$name=", var_export(ini_get("stat.$name"), true), "\n";
 }
 PHP);
@@ -25,8 +25,10 @@ stat.samples='10000'
 stat.interval='100'
 stat.arginfo='0'
 stat.strings='32M'
-stat.stack='0'
-stat.stream='zend.stat.stream'
-stat.control='zend.stat.control'
+stat.stack='64'
+stat.stream=''
+stat.control=''
 stat.dump='0'
 stat.socket_mode='0600'
+stat.control_mode='0600'
+stat.socket_group=''

@@ -99,7 +99,7 @@ while (microtime(true) < $deadline) {
                 $invalid++;
                 continue;
             }
-            if ($sample['type'] === 'lost') {
+            if ($sample['type'] === 'lost' || $sample['type'] === 'status') {
                 continue;
             }
             $samples++;

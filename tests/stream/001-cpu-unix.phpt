@@ -95,7 +95,7 @@ $working = array_filter($stream->samples, fn($s) => stat_test_symbol($s) !== 'fg
 $types = array_count_values(array_column($working, 'type'));
 printf("user and internal samples: %s\n", ($types['user'] ?? 0) > 0 && ($types['internal'] ?? 0) > 0 ? 'yes' : 'no');
 $first = $stream->samples[0];
-printf("fields: %s\n", implode(',', array_slice(array_keys($first), 0, 4)));
+printf("fields: %s\n", implode(',', array_slice(array_keys($first), 0, 5)));
 printf("request: %s\n", implode(',', array_keys($first['request'])));
 printf("path is the script: %s\n", str_ends_with($first['request']['path'], '.php') ? 'yes' : 'no');
 ?>
@@ -115,6 +115,6 @@ work sampled: yes
 Tree::fib sampled: yes
 {closure} sampled: yes
 user and internal samples: yes
-fields: type,request,elapsed,memory
+fields: type,request,elapsed,time,memory
 request: pid,elapsed,path
 path is the script: yes

@@ -81,7 +81,7 @@ string(0) ""
 lost lines: yes
 array(0) {
 }
-lost line fields: type,count,elapsed
+lost line fields: type,count,elapsed,time
 samples received: yes
 dropped by writers: 0
 received + lost == written: yes
