@@ -353,6 +353,7 @@ static PHP_MINFO_FUNCTION(stat)
 		php_info_print_table_row(2, "arginfo (live)", stat_atomic_load(&live->arginfo) ? "On" : "Off");
 		snprintf(text, sizeof(text), "%llu", (unsigned long long) stat_atomic_load(&live->stack));
 		php_info_print_table_row(2, "stack (live)", text);
+		php_info_print_table_row(2, "clock (live)", stat_atomic_load(&live->clock) == STAT_CLOCK_CPU ? "cpu" : "wall");
 		snprintf(text, sizeof(text), "%llu", (unsigned long long) stat_samplers_active(stat_memory->samplers));
 		php_info_print_table_row(2, "samplers active", text);
 		snprintf(text, sizeof(text), "%llu", (unsigned long long) stat_strings_used(stat_memory->strings));
@@ -400,6 +401,7 @@ ZEND_FUNCTION(stat_settings)
 	add_assoc_long(return_value, "interval", (zend_long) stat_atomic_load(&stat_memory->live.interval));
 	add_assoc_bool(return_value, "arginfo", stat_atomic_load(&stat_memory->live.arginfo) != 0);
 	add_assoc_long(return_value, "stack", (zend_long) stat_atomic_load(&stat_memory->live.stack));
+	add_assoc_string(return_value, "clock", stat_atomic_load(&stat_memory->live.clock) == STAT_CLOCK_CPU ? "cpu" : "wall");
 	add_assoc_long(return_value, "samples", (zend_long) settings->samples);
 	add_assoc_long(return_value, "strings", (zend_long) settings->strings);
 	add_assoc_string(return_value, "stream", stat_stream_listening ? stat_stream_socket.address.text : "");

@@ -67,6 +67,9 @@ stat_control_reply stat_control_apply(int64_t control, int64_t param)
 			/* slots are sized at startup: the stack can shrink and grow back, not beyond stat.stack */
 			reply = stat_control_set(&live->stack, param, 0, stat_settings_get()->stack, STAT_STACK_MAX);
 			break;
+		case STAT_CONTROL_CLOCK:
+			reply = stat_control_set(&live->clock, param, STAT_CLOCK_WALL, STAT_CLOCK_CPU, STAT_CLOCK_CPU);
+			break;
 		default:
 			reply = (stat_control_reply) {STAT_CONTROL_UNKNOWN, 0};
 			break;

@@ -27,6 +27,7 @@
 #define STAT_CONTROL_INTERVAL (1 << 3)
 #define STAT_CONTROL_ARGINFO  (1 << 4)
 #define STAT_CONTROL_STACK    (1 << 5)
+#define STAT_CONTROL_CLOCK    (1 << 6)  /* 0: wall, 1: cpu */
 
 /* reply statuses */
 #define STAT_CONTROL_APPLIED      0  /* value: the setting now in effect */

@@ -88,6 +88,7 @@ bool stat_memory_minit(char *error, size_t error_size)
 	stat_atomic_store(&shared->live.interval, (uint64_t) settings->interval);
 	stat_atomic_store(&shared->live.arginfo, settings->arginfo);
 	stat_atomic_store(&shared->live.stack, (uint64_t) settings->stack);
+	stat_atomic_store(&shared->live.clock, (uint64_t) settings->clock);
 
 	shared->requests = (stat_requests *) (base + header);
 	shared->samplers = (stat_samplers *) (base + header + requests);

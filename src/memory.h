@@ -28,6 +28,7 @@ typedef struct _stat_live {
 	stat_atomic_u64 interval;
 	stat_atomic_u64 arginfo;
 	stat_atomic_u64 stack;
+	stat_atomic_u64 clock;      /* STAT_CLOCK_WALL or STAT_CLOCK_CPU */
 } stat_live;
 
 /* name, description: what phpinfo() and stat\counters() show. */

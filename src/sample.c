@@ -27,6 +27,7 @@
 #include "strings.h"
 #include "requests.h"
 #include "clock.h"
+#include "settings.h"
 
 static const char *stat_opcode_names[256];
 
@@ -402,6 +403,7 @@ bool stat_sample_encode(const stat_sample *sample, stat_buffer *out)
 	stat_json_request(root, sample);
 	json_object_object_add(root, "elapsed", stat_json_seconds(sample->time));
 	json_object_object_add(root, "time", stat_json_time(sample->time));
+	json_object_object_add(root, "clock", json_object_new_string(sample->clock == STAT_CLOCK_CPU ? "cpu" : "wall"));
 
 	{
 		json_object *memory = json_object_new_object();

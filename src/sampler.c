@@ -6,8 +6,20 @@
  * parked (on a futex, no timer), so a request costs two wake-ups, not a
  * thread's creation and join. The `state` word says what the thread is to do
  * (run, park, exit) and what it does (parked); the request thread writes
- * `request`, `request_start`, `reader` and `sample` only while the thread is
- * parked (or not started) and then publishes them with the store of RUN.
+ * `request`, `request_start`, `reader`, `sample` and `cpu_clock` only while
+ * the thread is parked (or not started) and then publishes them with the
+ * store of RUN.
+ *
+ * Two clocks (stat.clock, live): on `wall` a tick is due every interval of
+ * CLOCK_MONOTONIC; on `cpu` every interval of the request thread's CPU time
+ * (its pthread CPU clock). The kernel's CPU-clock timers have the resolution
+ * of the scheduler tick (milliseconds), so the sampler does not sleep on that
+ * clock: a thread's CPU time cannot grow faster than wall time, so it sleeps
+ * (wall) for the CPU time still missing, then reads the clock again. While
+ * the request thread waits (sleep, I/O) that would wake it every interval
+ * for nothing: the sleep doubles each time no CPU time was used, up to
+ * STAT_SAMPLER_CPU_IDLE, which bounds both the idle wake-ups and how late
+ * the first sample after a wait can come.
  */
 #include <errno.h>
 #include <limits.h>
@@ -22,6 +34,7 @@
 #include <unistd.h>
 
 #include "sampler.h"
+#include "settings.h"
 #include "frame.h"
 #include "memory.h"
 #include "ring.h"
@@ -32,6 +45,8 @@
 
 /* the longest a sampler sleeps before looking at the live interval again */
 #define STAT_SAMPLER_SLICE (50 * 1000 * 1000ULL)
+/* on the CPU clock, the longest sleep while the request thread uses no CPU */
+#define STAT_SAMPLER_CPU_IDLE (1000 * 1000ULL)
 
 /* sampler->state: asked of the thread by the request thread, and PARKED, said by the thread */
 #define STAT_SAMPLER_RUN    0
@@ -52,6 +67,8 @@ struct _stat_sampler {
 	stat_sample       *sample;
 	size_t             sample_size;
 	uint64_t           stack_capacity;  /* frames a ring slot holds */
+	clockid_t          cpu_clock;       /* the request thread's CPU clock */
+	bool               cpu_clock_ok;
 };
 
 static void stat_sampler_wake(stat_sampler *sampler);
@@ -123,7 +140,7 @@ static void stat_sampler_wait(stat_sampler *sampler, uint32_t value, uint64_t de
 	}
 }
 
-static void stat_sampler_tick(stat_sampler *sampler)
+static void stat_sampler_tick(stat_sampler *sampler, uint8_t clock)
 {
 	stat_sample *sample = sampler->sample;
 	bool arginfo = stat_atomic_load_relaxed(&stat_memory->live.arginfo) != 0;
@@ -133,6 +150,7 @@ static void stat_sampler_tick(stat_sampler *sampler)
 	sample->pid = (uint32_t) sampler->pid;
 	sample->request = sampler->request;
 	sample->request_start = sampler->request_start;
+	sample->clock = clock;
 	/* (its time is set by the frame reader, when it copies the executor's state) */
 
 	if (stack > sampler->stack_capacity) {
@@ -150,14 +168,82 @@ static void stat_sampler_tick(stat_sampler *sampler)
 	}
 }
 
-/* Sample at the live interval while the state is RUN. */
+/* The request thread's CPU time in ns; false if it cannot be read. */
+static bool stat_sampler_cpu_now(stat_sampler *sampler, uint64_t *ns)
+{
+	struct timespec ts;
+
+	if (!sampler->cpu_clock_ok || clock_gettime(sampler->cpu_clock, &ts) != 0) {
+		return false;
+	}
+	*ns = (uint64_t) ts.tv_sec * STAT_NS_PER_SEC + (uint64_t) ts.tv_nsec;
+	return true;
+}
+
+/*
+ * One round on the CPU clock: sample when the request thread has used an
+ * interval of CPU since the last tick, else sleep for what is missing (see
+ * the top of this file). *last is the CPU time of the last tick; *idle the
+ * current back-off (0: none).
+ */
+static void stat_sampler_cpu_round(stat_sampler *sampler, uint64_t interval, uint64_t *last, uint64_t *idle)
+{
+	uint64_t cpu, before, wait;
+
+	if (!stat_sampler_cpu_now(sampler, &cpu)) {
+		/* no CPU clock (should not happen on Linux): fall back to waiting an interval */
+		stat_sampler_wait(sampler, STAT_SAMPLER_RUN, stat_clock_now() + interval);
+		return;
+	}
+	if (*last == 0 || cpu < *last) {
+		*last = cpu;
+	}
+	if (cpu - *last >= interval) {
+		uint64_t missed = (cpu - *last) / interval - 1;
+
+		stat_sampler_tick(sampler, STAT_CLOCK_CPU);
+		/* as on the wall clock, ticks that are overdue are skipped, not replayed */
+		if (missed) {
+			stat_atomic_count(STAT_COUNTER(ticks_missed), missed);
+		}
+		*last += (missed + 1) * interval;
+		*idle = 0;
+		return;
+	}
+
+	wait = *last + interval - cpu;
+	if (*idle) {
+		wait = wait > *idle ? wait : *idle;
+	}
+	before = cpu;
+	stat_sampler_wait(sampler, STAT_SAMPLER_RUN, stat_clock_now() + (wait > STAT_SAMPLER_SLICE ? STAT_SAMPLER_SLICE : wait));
+	if (stat_sampler_cpu_now(sampler, &cpu) && cpu - before < wait / 8) {
+		/* the thread hardly ran: it waits; look less often, up to STAT_SAMPLER_CPU_IDLE */
+		uint64_t next = *idle ? *idle * 2 : wait * 2;
+
+		*idle = next > STAT_SAMPLER_CPU_IDLE ? (interval > STAT_SAMPLER_CPU_IDLE ? interval : STAT_SAMPLER_CPU_IDLE) : next;
+	} else {
+		*idle = 0;
+	}
+}
+
+/* Sample at the live interval, on the live clock, while the state is RUN. */
 static void stat_sampler_run(stat_sampler *sampler)
 {
-	uint64_t last = stat_clock_now();
+	uint64_t last = stat_clock_now(), cpu_last = 0, idle = 0;
 
 	while (stat_atomic_load_u32(&sampler->state) == STAT_SAMPLER_RUN) {
 		uint64_t interval = stat_atomic_load_relaxed(&stat_memory->live.interval) * STAT_NS_PER_USEC;
 		uint64_t next = last + interval, now;
+
+		if (stat_atomic_load_relaxed(&stat_memory->live.clock) == STAT_CLOCK_CPU) {
+			stat_sampler_cpu_round(sampler, interval, &cpu_last, &idle);
+			/* back on the wall clock, the ticks count from now */
+			last = stat_clock_now();
+			continue;
+		}
+		cpu_last = 0;
+		idle = 0;
 
 		/*
 		 * Sleep in slices of at most STAT_SAMPLER_SLICE, so that a shorter
@@ -176,7 +262,7 @@ static void stat_sampler_run(stat_sampler *sampler)
 			break;
 		}
 
-		stat_sampler_tick(sampler);
+		stat_sampler_tick(sampler, STAT_CLOCK_WALL);
 
 		/* ticks whose deadline has passed are skipped, not replayed */
 		last = next;
@@ -268,6 +354,7 @@ bool stat_sampler_start(stat_sampler *sampler, uint64_t request, uint64_t reques
 
 	/* the thread is parked: what it reads can be set */
 	stat_frame_reader_reset(sampler->reader);
+	sampler->cpu_clock_ok = pthread_getcpuclockid(pthread_self(), &sampler->cpu_clock) == 0;
 	sampler->pid = getpid();
 	sampler->request = request;
 	sampler->request_start = request_start;

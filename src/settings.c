@@ -224,6 +224,21 @@ static ZEND_INI_MH(stat_ini_socket_mode)
 	return SUCCESS;
 }
 
+static ZEND_INI_MH(stat_ini_clock)
+{
+	const char *s = ZSTR_VAL(new_value);
+
+	if (!strcasecmp(s, "wall")) {
+		stat_settings_values.clock = STAT_CLOCK_WALL;
+	} else if (!strcasecmp(s, "cpu")) {
+		stat_settings_values.clock = STAT_CLOCK_CPU;
+	} else {
+		stat_warning("%s must be wall or cpu, '%s' given; using wall", ZSTR_VAL(entry->name), s);
+		stat_settings_values.clock = STAT_CLOCK_WALL;
+	}
+	return SUCCESS;
+}
+
 /* A group name or a numeric gid; empty: the group of whoever creates the socket. */
 static ZEND_INI_MH(stat_ini_socket_group)
 {
@@ -285,6 +300,7 @@ PHP_INI_BEGIN()
 	STAT_INI("arginfo",     "0",                 stat_ini_bool,        &stat_settings_values.arginfo, NULL)
 	STAT_INI("strings",     "32M",               stat_ini_strings,     NULL, NULL)
 	STAT_INI("stack",        "64",    stat_ini_stack,        NULL, NULL)
+	STAT_INI("clock",        "wall",  stat_ini_clock,        NULL, NULL)
 	STAT_INI("stream",       "",      stat_ini_address,      &stat_settings_values.stream, NULL)
 	STAT_INI("control",      "",      stat_ini_address,      &stat_settings_values.control, NULL)
 	STAT_INI("dump",         "0",     stat_ini_dump,         NULL, NULL)

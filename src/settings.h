@@ -27,6 +27,10 @@
 #define STAT_STACK_DEFAULT    64
 #define STAT_SAMPLERS_LIMIT_MAX 1000000
 
+/* stat.clock: what the interval is measured in */
+#define STAT_CLOCK_WALL 0  /* wall-clock time: where requests spend their time, waiting included */
+#define STAT_CLOCK_CPU  1  /* the request thread's CPU time: where the CPU goes */
+
 typedef struct _stat_settings {
 	bool          autostart;
 	int64_t       samplers;
@@ -35,6 +39,7 @@ typedef struct _stat_settings {
 	bool          arginfo;
 	uint64_t      strings;
 	int64_t       stack;
+	int64_t       clock;           /* STAT_CLOCK_WALL or STAT_CLOCK_CPU */
 	int           dump;
 	mode_t        socket_mode;     /* the stream socket's */
 	mode_t        control_mode;    /* the control socket's */

@@ -9,7 +9,7 @@ require __DIR__ . '/settings.inc';
 
 [$code, $stdout, $stderr] = stat_settings_defaults(<<<'PHP'
 <?php
-foreach (['auto', 'samplers', 'samples', 'interval', 'arginfo', 'strings', 'stack', 'stream', 'control', 'dump', 'socket_mode', 'control_mode', 'socket_group'] as $name) {
+foreach (['auto', 'samplers', 'samples', 'interval', 'arginfo', 'strings', 'stack', 'stream', 'control', 'dump', 'socket_mode', 'control_mode', 'socket_group', 'clock'] as $name) {
     echo "stat.$name=", var_export(ini_get("stat.$name"), true), "\n";
 }
 PHP);
@@ -32,3 +32,4 @@ stat.dump='0'
 stat.socket_mode='0600'
 stat.control_mode='0600'
 stat.socket_group=''
+stat.clock='wall'

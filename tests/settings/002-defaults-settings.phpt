@@ -19,7 +19,7 @@ echo $stdout;
 --EXPECT--
 int(0)
 string(0) ""
-array(12) {
+array(13) {
   ["auto"]=>
   bool(true)
   ["samplers"]=>
@@ -30,6 +30,8 @@ array(12) {
   bool(false)
   ["stack"]=>
   int(64)
+  ["clock"]=>
+  string(4) "wall"
   ["samples"]=>
   int(10000)
   ["strings"]=>
