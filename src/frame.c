@@ -1482,9 +1482,12 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 
 	/*
 	 * A stack ends where a frame has no caller: that must be a frame the
-	 * engine started at the top (the script, a function called with nothing
-	 * running) or a fiber's entry. Any other frame without a caller is a call
-	 * being set up where an older one was: the stack is torn.
+	 * engine started at the top (the script, a user function called with
+	 * nothing running: a shutdown function, a destructor at shutdown) or a
+	 * fiber's entry. Any other frame without a caller is a call being set up
+	 * where an older one was: the stack is torn. So is a built-in function
+	 * with no caller (md5 alone): its frame kept the flags of an older call
+	 * made at the top in the same place, and its caller is lost.
 	 */
 	if (address == 0) {
 		const stat_frame_found *last = &reader->found[count - 1];
@@ -1494,6 +1497,9 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 		/* (a generator's frame is a top frame too, but is never a stack's end:
 		 * without a caller it is being resumed or suspended) */
 		if ((!(last->call_info & ZEND_CALL_TOP) || (last->call_info & ZEND_CALL_GENERATOR)) && !fiber) {
+			return false;
+		}
+		if (func->type == ZEND_INTERNAL_FUNCTION && !fiber) {
 			return false;
 		}
 		if (fiber && count == 1) {
