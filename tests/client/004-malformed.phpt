@@ -52,9 +52,9 @@ printf("top: exit %d, header: %s, warnings: %d\n", $code, preg_match("/malformed
 printf("record: exit %d, kept only good lines: %s, warning: %s\n", $code,
     file_get_contents("$dir/copy.jsonl") === implode('', $clean) ? 'yes' : 'no', trim($err));
 
-/* nothing but garbage: empty output, still exit 0 */
+/* nothing but garbage: no output, an error (exit 1) saying so after the warning */
 [$code, $out, $err] = statq_run(['fold'], "garbage\n{\n");
-printf("only garbage: exit %d, output %s, warning: %s\n", $code, $out === '' ? 'empty' : 'not empty', trim($err));
+printf("only garbage: exit %d, output %s, stderr:\n%s", $code, $out === '' ? 'empty' : 'not empty', $err);
 ?>
 --EXPECTF--
 fold: exit 0, same result: yes, warning: statq: warning: skipped 7 malformed lines in %sdirty.jsonl
@@ -62,4 +62,6 @@ speedscope: exit 0, same result: yes, warning: statq: warning: skipped 7 malform
 flame: exit 0, same result: yes, warning: statq: warning: skipped 7 malformed lines in %sdirty.jsonl
 top: exit 0, header: counted, warnings: 1
 record: exit 0, kept only good lines: yes, warning: statq: warning: skipped 7 malformed lines in stdin
-only garbage: exit 0, output empty, warning: statq: warning: skipped 2 malformed lines in stdin
+only garbage: exit 1, output empty, stderr:
+statq: warning: skipped 2 malformed lines in stdin
+statq: fold: no samples in stdin: 2 lines, none of them a stat sample (is it a recording of stat's stream?)

@@ -77,11 +77,11 @@ $data = statq_flame_data(file_get_contents("$dir/evil.html"));
 printf("name kept exactly: %s\n", $data['names'] === ["A;B::$evil"] ? 'yes' : 'no');
 printf("title escaped: %s\n", strpos(file_get_contents("$dir/evil.html"), '<title>T &lt;&amp;&gt; &quot;&lt;/script&gt;') !== false ? 'yes' : 'no');
 
-/* an empty input still gives a page */
-[$code] = statq_run(['flame', '-o', "$dir/empty.html"], '');
-printf("empty: exit %d, XML %s, samples %d\n", $code, xmllint('', "$dir/empty.html"), statq_flame_data(file_get_contents("$dir/empty.html"))['samples']);
+/* an input without samples is an error, and writes no page */
+[$code, $out, $err] = statq_run(['flame', '-o', "$dir/empty.html", '-f', '/etc/services']);
+printf("not a recording: exit %d, page %s: %s", $code, file_exists("$dir/empty.html") ? 'written' : 'not written', substr($err, strpos($err, "\n") + 1));
 ?>
---EXPECT--
+--EXPECTF--
 flame: exit 0, stdout empty, stderr empty
 well-formed XML: ok
 valid HTML: ok
@@ -94,4 +94,4 @@ drawn by script, not in the markup: yes
 hostile names: exit 0, XML ok, HTML ok
 name kept exactly: yes
 title escaped: yes
-empty: exit 0, XML ok, samples 0
+not a recording: exit 1, page not written: statq: flame: no samples in /etc/services: %d lines, none of them a stat sample (is it a recording of stat's stream?)

@@ -36,8 +36,8 @@ var_dump($child->waitFor("ready\n"));
 $start = microtime(true);
 [$code, $out, $err] = statq_run(['top', '--once', '--seconds', '0.5', '-s', "tcp://127.0.0.1:$port"]);
 $took = microtime(true) - $start;
-printf("tcp --seconds: exit %d, ended by itself: %s, source %s, no samples: %s\n", $code, $took < 15 ? 'yes' : 'no',
-    strpos($out, "statq top: tcp://127.0.0.1:$port\n") === 0 ? 'named' : 'unnamed', strpos($out, '(no samples)') !== false ? 'yes' : 'no');
+printf("tcp --seconds: exit %d, ended by itself: %s, source %s, no samples: %s\n%s", $code, $took < 15 ? 'yes' : 'no',
+    strpos($out, "statq top: tcp://127.0.0.1:$port\n") === 0 ? 'named' : 'unnamed', strpos($out, '(no samples)') !== false ? 'yes' : 'no', $err);
 $child->send("bye\n");
 var_dump($child->wait());
 
@@ -48,6 +48,11 @@ echo "ready\n";
 $deadline = microtime(true) + 20;
 while (stat\counters()['clients_connected'] < 1 && microtime(true) < $deadline) {
     usleep(1000);
+}
+/* busy while connected, so that the sampler has samples for top (all after it connected) */
+$written = stat\counters()['samples_written'];
+while (stat\counters()['samples_written'] < $written + 20 && microtime(true) < $deadline) {
+    md5(str_repeat('x', 10000));
 }
 echo "connected\n";
 fgets(STDIN);
@@ -62,7 +67,7 @@ printf("after SIGINT: exit %s, table: %s, stderr %s\n", var_export($code, true),
 $child->send("bye\n");
 var_dump($child->wait());
 ?>
---EXPECT--
+--EXPECTF--
 bool(true)
 int(0)
 top: exit 0, stderr empty
@@ -71,7 +76,8 @@ hot spot share: most
 header: source unix, samples all, rate yes, lost 0, malformed 0
 cold_hash listed: yes
 bool(true)
-tcp --seconds: exit 0, ended by itself: yes, source named, no samples: yes
+tcp --seconds: exit 1, ended by itself: yes, source named, no samples: yes
+statq: top: no samples from tcp://127.0.0.1:%d in %f s: is stat sampling (requests running, stat.auto on)? statq status shows its settings
 int(0)
 bool(true)
 bool(true)

@@ -1,5 +1,5 @@
 --TEST--
-client: ctl changes a live stat process (interval, arginfo, auto, stack) over the control socket; unknown names and bad values are clear errors and send nothing
+client: ctl changes a live stat process (interval, arginfo, auto, stack, clock) over the control socket and prints stat's reply to each; a change stat refuses (above the startup maximum) fails with the reason; a stat that never answers gets "no reply"; unknown names and bad values are clear errors and send nothing
 --SKIPIF--
 <?php require __DIR__ . '/client.inc'; if ($reason = statq_skip_reason()) die("skip $reason"); ?>
 --INI--
@@ -13,7 +13,7 @@ $dir = stat_test_dir();
 statq_binary();
 $control = "unix://$dir/control.sock";
 
-$child = new StatChild(['stat.control' => $control, 'stat.interval' => '100', 'stat.stack' => '16'], <<<'PHP'
+$child = new StatChild(['stat.control' => $control, 'stat.stream' => "unix://$dir/stream.sock", 'stat.interval' => '100', 'stat.stack' => '16'], <<<'PHP'
 <?php
 function settled(callable $done): void {
     $deadline = microtime(true) + 20;
@@ -28,6 +28,8 @@ settled(fn($s) => $s['arginfo'] && !$s['auto']);
 echo "arginfo ", json_encode(stat\settings()['arginfo']), " auto ", json_encode(stat\settings()['auto']), "\n";
 settled(fn($s) => $s['stack'] !== 16);
 echo "stack ", stat\settings()['stack'], "\n";
+settled(fn($s) => $s['clock'] === 'cpu');
+echo "clock ", stat\settings()['clock'], "\n";
 fgets(STDIN);
 $c = stat\counters();
 echo "applied {$c['control_applied']} invalid {$c['control_invalid']}\n";
@@ -37,7 +39,7 @@ var_dump($child->waitFor("ready interval 100\n"));
 /* errors first: each is a usage error (exit 2), names the problem, and sends nothing */
 $bad = [
     ['interval', '5'], ['interval', '10000001'], ['interval', 'fast'], ['stack', '257'], ['samplers', '-1'],
-    ['auto', 'maybe'], ['frobnicate', '1'], ['interval'], [], ['interval', '50', 'arginfo'],
+    ['auto', 'maybe'], ['clock', 'fast'], ['frobnicate', '1'], ['interval'], [], ['interval', '50', 'arginfo'],
 ];
 foreach ($bad as $args) {
     [$code, $out, $err] = statq_run(array_merge(['ctl', '-c', $control], $args));
@@ -52,12 +54,46 @@ var_dump($child->waitFor("interval 50\n"));
 [$code, $out, $err] = statq_run(['ctl', '-c', $control, 'arginfo', 'on', 'auto', 'off']);
 printf("ctl arginfo on auto off: exit %d: %s", $code, str_replace($control, 'CONTROL', $out));
 var_dump($child->waitFor("arginfo true auto false\n"));
-[$code, $out, $err] = statq_run(['ctl', '-c', $control, 'stack', '8']);
-printf("ctl stack 8: exit %d: %s", $code, str_replace($control, 'CONTROL', $out));
+/* above stat.stack (16) as set at startup: refused, with the reason and what to do; nothing changes */
+[$code, $out, $err] = statq_run(['ctl', '-c', $control, 'stack', '32']);
+printf("ctl stack 32: exit %d: %s%s", $code, $out, str_replace($control, 'CONTROL', $err));
+/* one refused among applied ones: the others are applied, the exit status is 1 */
+[$code, $out, $err] = statq_run(['ctl', '-c', $control, 'stack', '8', 'stack', '17']);
+printf("ctl stack 8 stack 17: exit %d: %s%s", $code, $out, str_replace($control, 'CONTROL', $err));
 var_dump($child->waitFor("stack 8\n"));
+[$code, $out, $err] = statq_run(['ctl', '-c', $control, 'clock', 'cpu']);
+printf("ctl clock cpu: exit %d: %s", $code, $out);
+var_dump($child->waitFor("clock cpu\n"));
+
+/* the stream socket given for the control socket: said so */
+$stream = "unix://$dir/stream.sock";
+[$code, $out, $err] = statq_run(['ctl', '-c', $stream, 'interval', '70']);
+printf("ctl -c STREAM: exit %d: %s", $code, str_replace($stream, 'STREAM', $err));
 $child->send("counters\n");
 var_dump($child->wait());
 echo substr($child->stdout(), strrpos(rtrim($child->stdout()), "\n") + 1);
+
+/* a control socket that takes messages and never answers (a stat older than the replies): "no reply", exit 0, within the deadline */
+$mute = new StatChild([], <<<'PHP'
+<?php
+$server = stream_socket_server('unix://' . $argv[1]);
+echo "listening\n";
+$client = stream_socket_accept($server, 20);
+$got = '';
+while (strlen($got) < 32 && ($data = fread($client, 32 - strlen($got))) !== false && $data !== '') {
+    $got .= $data;
+}
+echo json_encode(array_values(unpack('q4', $got))), "\n";
+fgets(STDIN);
+PHP, [], ["$dir/mute.sock"]);
+var_dump($mute->waitFor("listening\n"));
+$start = microtime(true);
+[$code, $out, $err] = statq_run(['ctl', '-c', "$dir/mute.sock", 'interval', '300', 'arginfo', 'off']);
+printf("no reply: exit %d, within the deadline: %s\n%s%s", $code, microtime(true) - $start < 10 ? 'yes' : 'no',
+    str_replace($dir, 'DIR', $out), str_replace($dir, 'DIR', $err));
+var_dump($mute->waitFor("[8,300,16,0]\n"));
+$mute->send("bye\n");
+var_dump($mute->wait());
 ?>
 --EXPECT--
 bool(true)
@@ -67,17 +103,30 @@ ctl interval fast: exit 2: statq: ctl: interval must be a whole number from 10 t
 ctl stack 257: exit 2: statq: ctl: stack must be a whole number from 0 to 256 frames, '257' given
 ctl samplers -1: exit 2: statq: ctl: samplers must be a whole number from 0 to 1000000 samplers (0: unlimited), '-1' given
 ctl auto maybe: exit 2: statq: ctl: auto must be on or off, 'maybe' given
-ctl frobnicate 1: exit 2: statq: ctl: unknown setting 'frobnicate' (known: auto, samplers, interval, arginfo, stack)
+ctl clock fast: exit 2: statq: ctl: clock must be cpu or wall, 'fast' given
+ctl frobnicate 1: exit 2: statq: ctl: unknown setting 'frobnicate' (known: auto, samplers, interval, arginfo, stack, clock)
 ctl interval: exit 2: statq: ctl: interval needs a value (a number)
 ctl : exit 2: statq: ctl: nothing to send: give NAME VALUE, e.g. statq ctl interval 50 (see statq ctl --help)
 ctl interval 50 arginfo: exit 2: statq: ctl: arginfo needs a value (on or off)
 no socket: exit 1, names it: yes
-ctl interval 50: exit 0: sent interval 50 to CONTROL
+ctl interval 50: exit 0: applied interval 50
 bool(true)
-ctl arginfo on auto off: exit 0: sent arginfo on to CONTROL
-sent auto off to CONTROL
+ctl arginfo on auto off: exit 0: applied arginfo on
+applied auto off
 bool(true)
-ctl stack 8: exit 0: sent stack 8 to CONTROL
+ctl stack 32: exit 1: statq: ctl: CONTROL refused stack 32: above the startup maximum 16: raise stat.stack in php.ini and restart PHP
+ctl stack 8 stack 17: exit 1: applied stack 8
+statq: ctl: CONTROL refused stack 17: above the startup maximum 16: raise stat.stack in php.ini and restart PHP
+bool(true)
+ctl clock cpu: exit 0: applied clock cpu
+bool(true)
+ctl -c STREAM: exit 1: statq: ctl: STREAM answered with a JSON line: it is stat's stream socket; give the control socket (stat.control)
+int(0)
+applied 5 invalid 2
+bool(true)
+no reply: exit 0, within the deadline: yes
+sent interval 300 to unix://DIR/mute.sock, no reply
+sent arginfo off to unix://DIR/mute.sock, no reply
+statq: ctl: warning: unix://DIR/mute.sock sent no reply within 2 s: a stat older than the replies does not answer; check the settings with statq status
 bool(true)
 int(0)
-applied 4 invalid 0

@@ -3,8 +3,16 @@
  * struct { int64_t control; int64_t param; } in machine byte order, the same
  * 16 bytes as PHP's pack('q2', $control, $param). Every pair is validated
  * before the socket is opened, so a typo sends nothing.
+ *
+ * stat answers every whole message, in order, with {int64 status; int64
+ * value}: 0 applied (value: now in effect), 1 unknown control, 2 out of
+ * range (value: unchanged), 3 above the maximum sized at startup (value: that
+ * maximum). The replies are read with a deadline (STATQ_CTL_WAIT); a stat
+ * that does not answer (older than the replies) gets "sent ..., no reply" and
+ * exit 0. Any refusal is an error: its reason on stderr, exit 1.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -14,6 +22,15 @@
 #include "input.h"
 #include "options.h"
 
+/* seconds to wait for stat's replies */
+#define STATQ_CTL_WAIT 2.0
+
+/* reply statuses (stat's control.h) */
+#define STATQ_CTL_APPLIED      0
+#define STATQ_CTL_UNKNOWN      1
+#define STATQ_CTL_OUT_OF_RANGE 2
+#define STATQ_CTL_ABOVE_MAX    3
+
 typedef struct _statq_control {
 	const char *name;
 	int64_t     code;
@@ -21,24 +38,40 @@ typedef struct _statq_control {
 	int64_t     min;
 	int64_t     max;
 	const char *unit;
+	const char *off;  /* the words for 0 and 1 (booleans: off/on) */
+	const char *on;
 } statq_control;
 
 /* the codes and ranges stat's control socket accepts */
 static const statq_control statq_controls[] = {
-	{"auto",     1 << 1, true,  0, 1, NULL},
-	{"samplers", 1 << 2, false, 0, 1000000, "samplers (0: unlimited)"},
-	{"interval", 1 << 3, false, 10, 10000000, "microseconds"},
-	{"arginfo",  1 << 4, true,  0, 1, NULL},
-	{"stack",    1 << 5, false, 0, 256, "frames"},
+	{"auto",     1 << 1, true,  0, 1, NULL, "off", "on"},
+	{"samplers", 1 << 2, false, 0, 1000000, "samplers (0: unlimited)", NULL, NULL},
+	{"interval", 1 << 3, false, 10, 10000000, "microseconds", NULL, NULL},
+	{"arginfo",  1 << 4, true,  0, 1, NULL, "off", "on"},
+	{"stack",    1 << 5, false, 0, 256, "frames", NULL, NULL},
+	{"clock",    1 << 6, true,  0, 1, NULL, "wall", "cpu"},
 };
 
 #define STATQ_CONTROLS (sizeof(statq_controls) / sizeof(statq_controls[0]))
 
-static bool statq_ctl_boolean(const char *text, int64_t *value)
+static bool statq_ctl_boolean(const statq_control *control, const char *text, int64_t *value)
 {
 	static const char *const yes[] = {"on", "1", "yes", "true"};
 	static const char *const no[] = {"off", "0", "no", "false"};
 	size_t i;
+
+	if (strcmp(control->on, "on") != 0) {
+		/* a choice of two words (clock wall|cpu), or 0/1 */
+		if (strcasecmp(text, control->off) == 0 || strcmp(text, "0") == 0) {
+			*value = 0;
+			return true;
+		}
+		if (strcasecmp(text, control->on) == 0 || strcmp(text, "1") == 0) {
+			*value = 1;
+			return true;
+		}
+		return false;
+	}
 
 	for (i = 0; i < 4; i++) {
 		if (strcasecmp(text, yes[i]) == 0) {
@@ -65,13 +98,66 @@ static const statq_control *statq_ctl_find(const char *name)
 	return NULL;
 }
 
+/* A value as the user writes it: on/off, wall/cpu, or the number. */
+static const char *statq_ctl_value(const statq_control *control, int64_t value, char *text, size_t size)
+{
+	if (control->boolean && (value == 0 || value == 1)) {
+		return value ? control->on : control->off;
+	}
+	snprintf(text, size, "%lld", (long long) value);
+	return text;
+}
+
+/*
+ * Read up to count replies (16 bytes each) within STATQ_CTL_WAIT seconds;
+ * the number of whole replies read. *foreign: the bytes are not replies (a
+ * JSON line: the stream socket was given for the control socket).
+ */
+static size_t statq_ctl_replies(int fd, int64_t *replies, size_t count, bool *foreign)
+{
+	char *data = (char *) replies;
+	size_t want = count * 2 * sizeof(int64_t), have = 0;
+	double deadline = statq_now() + STATQ_CTL_WAIT;
+
+	*foreign = false;
+	while (have < want && !statq_interrupted) {
+		struct pollfd pfd;
+		double left = deadline - statq_now();
+		ssize_t got;
+
+		if (left <= 0) {
+			break;
+		}
+		pfd.fd = fd;
+		pfd.events = POLLIN;
+		pfd.revents = 0;
+		if (poll(&pfd, 1, (int) (left * 1000.0) + 1) <= 0) {
+			continue;
+		}
+		got = recv(fd, data + have, want - have, MSG_DONTWAIT);
+		if (got < 0 && (errno == EINTR || errno == EAGAIN)) {
+			continue;
+		}
+		if (got <= 0) {
+			break;
+		}
+		have += (size_t) got;
+		if (have >= 2 && data[0] == '{' && data[1] == '"') {
+			*foreign = true;
+			return 0;
+		}
+	}
+	return have / (2 * sizeof(int64_t));
+}
+
 int statq_ctl_main(int argc, char **argv)
 {
 	const statq_command *command = statq_command_find("ctl");
 	statq_options options;
-	int64_t messages[2 * 64];
-	size_t count = 0, i;
-	char text[512], error[512];
+	int64_t messages[2 * 64], replies_data[2 * 64];
+	size_t count = 0, i, replies, unanswered = 0;
+	char text[512], error[1024], shown[32], other[32];
+	bool foreign;
 	int status, rest, fd;
 
 	status = statq_options_parse(command, argc, argv, &options, &rest);
@@ -87,8 +173,8 @@ int statq_ctl_main(int argc, char **argv)
 		const statq_control *control = statq_ctl_find(argv[argc - 1]);
 
 		if (control) {
-			statq_error("ctl: %s needs a value (%s)", control->name,
-				control->boolean ? "on or off" : "a number");
+			statq_error("ctl: %s needs a value (%s%s%s)", control->name,
+				control->boolean ? control->on : "a number", control->boolean ? " or " : "", control->boolean ? control->off : "");
 		} else {
 			statq_error("ctl: give NAME VALUE pairs; '%s' has no value", argv[argc - 1]);
 		}
@@ -105,12 +191,12 @@ int statq_ctl_main(int argc, char **argv)
 		int64_t param;
 
 		if (!control) {
-			statq_error("ctl: unknown setting '%s' (known: auto, samplers, interval, arginfo, stack)", argv[i]);
+			statq_error("ctl: unknown setting '%s' (known: auto, samplers, interval, arginfo, stack, clock)", argv[i]);
 			return STATQ_USAGE;
 		}
 		if (control->boolean) {
-			if (!statq_ctl_boolean(value, &param)) {
-				statq_error("ctl: %s must be on or off, '%s' given", control->name, value);
+			if (!statq_ctl_boolean(control, value, &param)) {
+				statq_error("ctl: %s must be %s or %s, '%s' given", control->name, control->on, control->off, value);
 				return STATQ_USAGE;
 			}
 		} else if (!statq_parse_int(value, &param) || param < control->min || param > control->max) {
@@ -123,7 +209,7 @@ int statq_ctl_main(int argc, char **argv)
 		count++;
 	}
 
-	fd = statq_connect(options.control ? options.control : STATQ_DEFAULT_CONTROL, text, sizeof(text), error, sizeof(error));
+	fd = statq_connect(options.control ? options.control : STATQ_DEFAULT_CONTROL, "stat.control", text, sizeof(text), error, sizeof(error));
 	if (fd < 0) {
 		statq_error("ctl: %s", error);
 		return STATQ_FAIL;
@@ -147,12 +233,19 @@ int statq_ctl_main(int argc, char **argv)
 			left -= (size_t) sent;
 		}
 	}
-	/* an orderly close: stat reads every whole message before it sees EOF */
+	/* an orderly close of our side: stat reads every whole message, answers each, then sees EOF */
 	shutdown(fd, SHUT_WR);
+	replies = statq_ctl_replies(fd, replies_data, count, &foreign);
 	close(fd);
+	if (foreign) {
+		statq_error("ctl: %s answered with a JSON line: it is stat's stream socket; give the control socket (stat.control)", text);
+		return STATQ_FAIL;
+	}
+	status = STATQ_OK;
 
 	for (i = 0; i < count; i++) {
 		const statq_control *control = NULL;
+		int64_t param = messages[2 * i + 1];
 		size_t j;
 
 		for (j = 0; j < STATQ_CONTROLS; j++) {
@@ -160,11 +253,43 @@ int statq_ctl_main(int argc, char **argv)
 				control = &statq_controls[j];
 			}
 		}
-		if (control->boolean) {
-			printf("sent %s %s to %s\n", control->name, messages[2 * i + 1] ? "on" : "off", text);
-		} else {
-			printf("sent %s %lld to %s\n", control->name, (long long) messages[2 * i + 1], text);
+		if (i >= replies) {
+			printf("sent %s %s to %s, no reply\n", control->name, statq_ctl_value(control, param, shown, sizeof(shown)), text);
+			unanswered++;
+			continue;
+		}
+		switch (replies_data[2 * i]) {
+			case STATQ_CTL_APPLIED:
+				printf("applied %s %s\n", control->name, statq_ctl_value(control, replies_data[2 * i + 1], shown, sizeof(shown)));
+				break;
+			case STATQ_CTL_UNKNOWN:
+				statq_error("ctl: %s: this stat does not know the control %s (code %lld): it is older than statq %s",
+					text, control->name, (long long) control->code, STATQ_VERSION);
+				status = STATQ_FAIL;
+				break;
+			case STATQ_CTL_OUT_OF_RANGE:
+				statq_error("ctl: %s refused %s %s: out of range (%lld to %lld); it stays %s", text, control->name,
+					statq_ctl_value(control, param, shown, sizeof(shown)), (long long) control->min, (long long) control->max,
+					statq_ctl_value(control, replies_data[2 * i + 1], other, sizeof(other)));
+				status = STATQ_FAIL;
+				break;
+			case STATQ_CTL_ABOVE_MAX:
+				statq_error("ctl: %s refused %s %lld: above the startup maximum %lld: raise stat.%s in php.ini and restart PHP",
+					text, control->name, (long long) param, (long long) replies_data[2 * i + 1], control->name);
+				status = STATQ_FAIL;
+				break;
+			default:
+				statq_error("ctl: %s answered %s with status %lld, which statq does not know", text, control->name,
+					(long long) replies_data[2 * i]);
+				status = STATQ_FAIL;
+				break;
 		}
 	}
-	return STATQ_OK;
+	if (unanswered && replies == 0 && !statq_interrupted) {
+		statq_error("ctl: warning: %s sent no reply within %.0f s: a stat older than the replies does not answer; "
+			"check the settings with statq status", text, STATQ_CTL_WAIT);
+	} else if (unanswered && !statq_interrupted) {
+		statq_error("ctl: warning: %s answered %zu of %zu messages", text, replies, count);
+	}
+	return status;
 }

@@ -1,7 +1,11 @@
 /*
  * input.c: see input.h. Sockets are connected blocking and then read through
  * poll(), so a timeout or a signal always returns control to the caller.
+ * Files and stdin are sniffed once: when the first two bytes are gzip's magic
+ * (1f 8b) the raw bytes go through zlib's inflate before being split into
+ * lines (members of a concatenated gzip file follow each other).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -14,6 +18,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "input.h"
 
 struct _statq_input {
@@ -21,6 +27,16 @@ struct _statq_input {
 	bool     owned;      /* close fd at the end (not stdin) */
 	bool     eof;
 	bool     skipping;   /* inside an oversized line */
+	bool     file;       /* a file or stdin (sniffed for gzip), not a socket */
+	bool     sniffed;    /* the first bytes were looked at */
+	bool     gzip;       /* raw bytes are inflated into buffer */
+	bool     gzip_end;   /* inflate reached the end of a member */
+	bool     gzip_more;  /* inflate stopped on a full buffer: it may hold more output */
+	bool     truncated;  /* gzip data ended inside a member */
+	uint64_t bytes;      /* bytes read (after inflating) */
+	z_stream zs;
+	unsigned char *raw;  /* compressed bytes not yet inflated */
+	size_t   raw_size;
 	char    *buffer;
 	size_t   start;      /* first unread byte */
 	size_t   end;        /* one past the last byte read */
@@ -30,30 +46,89 @@ struct _statq_input {
 	char     error[1024];
 };
 
-static statq_input *statq_input_new(int fd, bool owned, const char *name)
+static statq_input *statq_input_new(int fd, bool owned, bool file, const char *name)
 {
 	statq_input *input = statq_alloc(sizeof(*input));
 
 	memset(input, 0, sizeof(*input));
 	input->fd = fd;
 	input->owned = owned;
+	input->file = file;
+	input->sniffed = !file;
 	input->capacity = 64 * 1024;
 	input->buffer = statq_alloc(input->capacity);
 	snprintf(input->name, sizeof(input->name), "%s", name);
 	return input;
 }
 
-static int statq_connect_unix(const char *path, char *text, size_t text_size, char *error, size_t error_size)
+/*
+ * A directory given for a socket: the socket named `inside` in it when there
+ * is one ("/run/php" -> "/run/php/stat.stream"); otherwise an error naming
+ * the sockets the directory holds.
+ */
+static bool statq_connect_directory(const char *path, const char *inside, char *found, size_t found_size, char *error, size_t error_size)
+{
+	struct stat st;
+	char sockets[256] = "";
+	size_t used = 0, count = 0;
+	DIR *dir;
+
+	if (inside && snprintf(found, found_size, "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/", inside) < (int) found_size
+			&& stat(found, &st) == 0 && S_ISSOCK(st.st_mode)) {
+		return true;
+	}
+	if ((dir = opendir(path))) {
+		struct dirent *entry;
+
+		while ((entry = readdir(dir))) {
+			char each[4096];
+
+			snprintf(each, sizeof(each), "%s/%s", path, entry->d_name);
+			if (stat(each, &st) == 0 && S_ISSOCK(st.st_mode) && used + strlen(entry->d_name) + 3 < sizeof(sockets)) {
+				used += (size_t) snprintf(sockets + used, sizeof(sockets) - used, "%s%s", count ? ", " : "", entry->d_name);
+				count++;
+			}
+		}
+		closedir(dir);
+	}
+	if (count) {
+		snprintf(error, error_size, "%s is a directory, not a socket; the sockets in it: %s", path, sockets);
+	} else {
+		snprintf(error, error_size, "%s is a directory, not a socket, and holds no socket%s%s%s", path,
+			inside ? " (looked for " : "", inside ? inside : "", inside ? ")" : "");
+	}
+	return false;
+}
+
+/* "host:port" written without tcp:// (and no such file): worth a hint */
+static bool statq_connect_looks_tcp(const char *path)
+{
+	const char *colon = strrchr(path, ':');
+	int64_t port;
+
+	return colon && colon != path && !strchr(path, '/') && statq_parse_int(colon + 1, &port) && port > 0 && port < 65536;
+}
+
+static int statq_connect_unix(const char *path, const char *inside, char *text, size_t text_size, char *error, size_t error_size)
 {
 	struct sockaddr_un address;
 	struct stat st;
+	char found[4096];
 	int fd;
 
-	snprintf(text, text_size, "unix://%s", path);
 	if (path[0] == '\0') {
+		snprintf(text, text_size, "unix://");
 		snprintf(error, error_size, "the unix socket path is empty");
 		return -1;
 	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (!statq_connect_directory(path, inside, found, sizeof(found), error, error_size)) {
+			snprintf(text, text_size, "unix://%s", path);
+			return -1;
+		}
+		path = found;
+	}
+	snprintf(text, text_size, "unix://%s", path);
 	if (strlen(path) >= sizeof(address.sun_path)) {
 		snprintf(error, error_size, "the unix socket path %s is longer than %zu bytes", path, sizeof(address.sun_path) - 1);
 		return -1;
@@ -72,8 +147,19 @@ static int statq_connect_unix(const char *path, char *text, size_t text_size, ch
 		return -1;
 	}
 	if (connect(fd, (struct sockaddr *) &address, sizeof(address)) != 0) {
-		snprintf(error, error_size, "cannot connect to %s: %s%s", text, strerror(errno),
-			errno == ENOENT ? " (is PHP running with stat loaded, and stat.stream/stat.control set to this path?)" : "");
+		char hint[4200] = "";
+
+		if (errno == ENOENT && statq_connect_looks_tcp(path)) {
+			snprintf(hint, sizeof(hint), " (for a TCP address write tcp://%s)", path);
+		} else if (errno == ENOENT) {
+			snprintf(hint, sizeof(hint), " (is PHP running with stat loaded, and stat.stream/stat.control set to this path?)");
+		} else if (errno == EACCES) {
+			snprintf(hint, sizeof(hint), " (connecting needs write permission on the socket and search permission on"
+				" its directories: see stat.socket_group, stat.socket_mode and stat.control_mode)");
+		} else if (errno == ECONNREFUSED) {
+			snprintf(hint, sizeof(hint), " (nothing listens there: the socket file is left from a PHP that is gone)");
+		}
+		snprintf(error, error_size, "cannot connect to %s: %s%s", text, strerror(errno), hint);
 		close(fd);
 		return -1;
 	}
@@ -158,33 +244,42 @@ static int statq_connect_tcp(const char *hostport, char *text, size_t text_size,
 	return fd;
 }
 
-int statq_connect(const char *address, char *text, size_t text_size, char *error, size_t error_size)
+int statq_connect(const char *address, const char *inside, char *text, size_t text_size, char *error, size_t error_size)
 {
 	if (strncmp(address, "unix://", 7) == 0) {
-		return statq_connect_unix(address + 7, text, text_size, error, error_size);
+		return statq_connect_unix(address + 7, inside, text, text_size, error, error_size);
+	}
+	if (strncmp(address, "unix:", 5) == 0) {
+		/* unix:/path and unix:relative, as some tools write them */
+		return statq_connect_unix(address + 5, inside, text, text_size, error, error_size);
 	}
 	if (strncmp(address, "tcp://", 6) == 0) {
 		return statq_connect_tcp(address + 6, text, text_size, error, error_size);
 	}
-	if (strstr(address, "://")) {
+	if (strncmp(address, "tcp:", 4) == 0) {
 		snprintf(text, text_size, "%s", address);
-		snprintf(error, error_size, "unknown scheme in '%s' (use unix:// or tcp://)", address);
+		snprintf(error, error_size, "a tcp address is written tcp://host:port, '%s' given", address);
 		return -1;
 	}
-	return statq_connect_unix(address, text, text_size, error, error_size);
+	if (strstr(address, "://")) {
+		snprintf(text, text_size, "%s", address);
+		snprintf(error, error_size, "unknown scheme in '%s' (use unix:///path, tcp://host:port or a path)", address);
+		return -1;
+	}
+	return statq_connect_unix(address, inside, text, text_size, error, error_size);
 }
 
 statq_input *statq_input_socket(const char *address, char *error, size_t error_size)
 {
 	char text[512];
-	int fd = statq_connect(address, text, sizeof(text), error, error_size);
+	int fd = statq_connect(address, "stat.stream", text, sizeof(text), error, error_size);
 
 	if (fd < 0) {
 		return NULL;
 	}
 	/* the stream is one-way: nothing will ever be written to it */
 	shutdown(fd, SHUT_WR);
-	return statq_input_new(fd, true, text);
+	return statq_input_new(fd, true, false, text);
 }
 
 statq_input *statq_input_file(const char *path, char *error, size_t error_size)
@@ -192,14 +287,14 @@ statq_input *statq_input_file(const char *path, char *error, size_t error_size)
 	int fd;
 
 	if (strcmp(path, "-") == 0) {
-		return statq_input_new(STDIN_FILENO, false, "stdin");
+		return statq_input_new(STDIN_FILENO, false, true, "stdin");
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(error, error_size, "cannot open %s: %s", path, strerror(errno));
 		return NULL;
 	}
-	return statq_input_new(fd, true, path);
+	return statq_input_new(fd, true, true, path);
 }
 
 /* A complete line in the buffer, or an oversized one to skip. */
@@ -224,6 +319,67 @@ static bool statq_input_take(statq_input *input, char **line, size_t *length)
 	}
 }
 
+/* After bytes were added at buffer[from..end]: drop them again while skipping an oversized line. */
+static void statq_input_added(statq_input *input, size_t from)
+{
+	input->bytes += input->end - from;
+	if (input->skipping && !memchr(input->buffer, '\n', input->end)) {
+		/* keep only from the newline that ends the oversized line */
+		input->end = 0;
+	}
+}
+
+/* The first bytes of a file: gzip's magic switches to inflating them. */
+static void statq_input_sniff(statq_input *input)
+{
+	if (input->sniffed || (input->end < 2 && !input->eof && input->end > 0 && (unsigned char) input->buffer[0] == 0x1f)) {
+		return;
+	}
+	input->sniffed = true;
+	if (input->end < 2 || (unsigned char) input->buffer[0] != 0x1f || (unsigned char) input->buffer[1] != 0x8b) {
+		return;
+	}
+	memset(&input->zs, 0, sizeof(input->zs));
+	if (inflateInit2(&input->zs, 16 + MAX_WBITS) != Z_OK) {
+		return;
+	}
+	input->gzip = true;
+	input->raw_size = input->capacity;
+	input->raw = statq_alloc(input->raw_size);
+	memcpy(input->raw, input->buffer, input->end);
+	input->zs.next_in = input->raw;
+	input->zs.avail_in = (uInt) input->end;
+	input->bytes = 0;
+	input->end = 0;
+}
+
+/* Inflate what is in raw into the line buffer; false on corrupt data. */
+static bool statq_input_inflate(statq_input *input)
+{
+	size_t from = input->end;
+	int rc;
+
+	if (input->gzip_end) {
+		/* another member follows (gzip files may be concatenated) */
+		inflateReset(&input->zs);
+		input->gzip_end = false;
+	}
+	input->zs.next_out = (Bytef *) input->buffer + input->end;
+	input->zs.avail_out = (uInt) (input->capacity - input->end - 1);
+	rc = inflate(&input->zs, Z_NO_FLUSH);
+	input->end = input->capacity - 1 - input->zs.avail_out;
+	input->gzip_more = input->zs.avail_out == 0;
+	if (rc == Z_STREAM_END) {
+		input->gzip_end = true;
+	} else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+		snprintf(input->error, sizeof(input->error), "%s: corrupt gzip data: %s", input->name,
+			input->zs.msg ? input->zs.msg : "inflate failed");
+		return false;
+	}
+	statq_input_added(input, from);
+	return true;
+}
+
 statq_input_result statq_input_line(statq_input *input, char **line, size_t *length, int timeout_ms)
 {
 	double deadline = timeout_ms >= 0 ? statq_now() + timeout_ms / 1000.0 : 0;
@@ -233,7 +389,7 @@ statq_input_result statq_input_line(statq_input *input, char **line, size_t *len
 		ssize_t got;
 		int wait, rc;
 
-		if (statq_input_take(input, line, length)) {
+		if (input->sniffed && statq_input_take(input, line, length)) {
 			return STATQ_INPUT_LINE;
 		}
 		/* compact, then make room */
@@ -242,7 +398,7 @@ statq_input_result statq_input_line(statq_input *input, char **line, size_t *len
 			input->end -= input->start;
 			input->start = 0;
 		}
-		if (input->eof) {
+		if (input->eof && (!input->gzip || (input->zs.avail_in == 0 && !input->gzip_more))) {
 			if (input->end > 0 && !input->skipping) {
 				/* a last line without a newline */
 				input->buffer[input->end] = '\0';
@@ -268,6 +424,13 @@ statq_input_result statq_input_line(statq_input *input, char **line, size_t *len
 		if (statq_interrupted) {
 			return STATQ_INPUT_INTERRUPTED;
 		}
+		if (input->gzip && (input->zs.avail_in > 0 || input->gzip_more)) {
+			/* compressed bytes are waiting: no need to poll */
+			if (!statq_input_inflate(input)) {
+				return STATQ_INPUT_ERROR;
+			}
+			continue;
+		}
 		wait = -1;
 		if (timeout_ms >= 0) {
 			double left = deadline - statq_now();
@@ -291,7 +454,11 @@ statq_input_result statq_input_line(statq_input *input, char **line, size_t *len
 		if (rc == 0) {
 			continue;
 		}
-		got = read(input->fd, input->buffer + input->end, input->capacity - input->end - 1);
+		if (input->gzip) {
+			got = read(input->fd, input->raw, input->raw_size);
+		} else {
+			got = read(input->fd, input->buffer + input->end, input->capacity - input->end - 1);
+		}
 		if (got < 0) {
 			if (errno == EINTR || errno == EAGAIN) {
 				continue;
@@ -305,18 +472,37 @@ statq_input_result statq_input_line(statq_input *input, char **line, size_t *len
 		}
 		if (got == 0) {
 			input->eof = true;
+			if (input->gzip && !input->gzip_end) {
+				/* the file ends inside a member: a recording cut short */
+				input->truncated = true;
+			}
+			statq_input_sniff(input);
+			continue;
+		}
+		if (input->gzip) {
+			input->zs.next_in = input->raw;
+			input->zs.avail_in = (uInt) got;
 			continue;
 		}
 		input->end += (size_t) got;
-		if (input->skipping) {
-			/* keep only from the newline that ends the oversized line */
-			char *newline = memchr(input->buffer, '\n', input->end);
-
-			if (!newline) {
-				input->end = 0;
-			}
-		}
+		statq_input_added(input, input->end - (size_t) got);
+		statq_input_sniff(input);
 	}
+}
+
+uint64_t statq_input_bytes(const statq_input *input)
+{
+	return input->bytes;
+}
+
+bool statq_input_truncated(const statq_input *input)
+{
+	return input->truncated;
+}
+
+bool statq_input_compressed(const statq_input *input)
+{
+	return input->gzip;
 }
 
 const char *statq_input_name(const statq_input *input)
@@ -342,6 +528,10 @@ void statq_input_close(statq_input *input)
 	if (input->owned) {
 		close(input->fd);
 	}
+	if (input->gzip) {
+		inflateEnd(&input->zs);
+	}
+	free(input->raw);
 	free(input->buffer);
 	free(input);
 }

@@ -26,8 +26,11 @@ typedef enum {
 } statq_input_result;
 
 /*
- * Open a stream socket address ("unix:///path", "tcp://host:port", or a
- * path) or a file ("-" is stdin). NULL on failure with a message in error.
+ * Open a stream socket address or a file ("-" is stdin). NULL on failure with
+ * a message in error. Addresses: "unix:///path", "unix:/path", "unix:path",
+ * "tcp://host:port", "tcp://[v6]:port", or a path; a directory means the
+ * socket named stat.stream in it. A file or stdin that starts with gzip's
+ * magic bytes is inflated on the fly, whatever its name.
  */
 statq_input *statq_input_socket(const char *address, char *error, size_t error_size);
 statq_input *statq_input_file(const char *path, char *error, size_t error_size);
@@ -39,12 +42,21 @@ statq_input_result statq_input_line(statq_input *input, char **line, size_t *len
 const char *statq_input_name(const statq_input *input);
 const char *statq_input_error(const statq_input *input);
 
+/* Bytes read (inflated), whether the input is gzip and whether it ended inside a gzip member. */
+uint64_t statq_input_bytes(const statq_input *input);
+bool statq_input_compressed(const statq_input *input);
+bool statq_input_truncated(const statq_input *input);
+
 /* Lines skipped because they were too long. */
 uint64_t statq_input_oversized(const statq_input *input);
 
 void statq_input_close(statq_input *input);
 
-/* Connect to a socket address (also used by ctl). -1 with a message in error. */
-int statq_connect(const char *address, char *text, size_t text_size, char *error, size_t error_size);
+/*
+ * Connect to a socket address (also used by ctl and status); a directory
+ * means the socket named `inside` in it (NULL: refused). text gets the
+ * address as connected, for messages. -1 with a message in error.
+ */
+int statq_connect(const char *address, const char *inside, char *text, size_t text_size, char *error, size_t error_size);
 
 #endif

@@ -7,17 +7,20 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "options.h"
 
 volatile sig_atomic_t statq_interrupted = 0;
+volatile sig_atomic_t statq_output_closed = 0;
 
 const statq_command statq_commands[] = {
 	{"top", STATQ_CMD_TOP, statq_top_main,
@@ -28,10 +31,11 @@ const statq_command statq_commands[] = {
 		"otherwise equal to self), their percentages of all counted samples, and a header with\n"
 		"the sample rate, lost and failed samples and malformed lines. On a terminal the table\n"
 		"is redrawn every --refresh seconds until Ctrl-C or the end of the stream; counts are\n"
-		"cumulative since statq started (the stream first replays what is in stat's ring).\n"
-		"With --once, or when stdout is not a terminal, one table is printed when reading stops.\n"
+		"cumulative since statq connected (samples in stat's ring taken before that are left\n"
+		"out, and counted as backlog, unless --backlog). With --once, or when stdout is not a\n"
+		"terminal, one table is printed when reading stops.\n"
 		"\n"
-		"example: statq top -s unix:///run/php/stat.sock --once --seconds 10"},
+		"example: statq top -s /run/php/stat.stream --once --seconds 10"},
 	{"fold", STATQ_CMD_FOLD, statq_fold_main,
 		"collapsed stacks (frame;frame;frame count) for flamegraph.pl, speedscope, Pyroscope",
 		"fold [options]",
@@ -70,26 +74,45 @@ const statq_command statq_commands[] = {
 	{"record", STATQ_CMD_RECORD, statq_record_main,
 		"save the stream to a JSON-lines file (for N seconds or until Ctrl-C)",
 		"record [options] -o FILE.jsonl",
-		"Copies the stream's lines (samples and \"lost\" lines; malformed lines are skipped and\n"
-		"counted) to FILE until --seconds, --samples, the end of the stream, or Ctrl-C. When\n"
-		"stderr is a terminal a progress line shows samples, rate, lost samples and time. The\n"
-		"file appears under its name only when recording ends, complete. Read it back with -f.\n"
+		"Copies the stream's lines (the status line, samples and \"lost\" lines; malformed lines\n"
+		"are skipped and counted) to FILE until --seconds, --samples, the end of the stream, or\n"
+		"Ctrl-C. From a socket only samples taken from the moment statq connects are kept (the\n"
+		"ring's older samples are counted and left out) unless --backlog. A FILE ending in .gz\n"
+		"is written gzip-compressed (every -f reader takes gzip, whatever the name). When stderr\n"
+		"is a terminal a progress line shows samples, rate, lost samples and time. The file\n"
+		"appears under its name only when recording ends, complete. Read it back with -f.\n"
 		"\n"
-		"example: statq record -s unix:///run/php/stat.sock --seconds 30 -o recording.jsonl"},
+		"example: statq record -s /run/php/stat.stream --seconds 30 -o recording.jsonl.gz"},
 	{"ctl", STATQ_CMD_CTL, statq_ctl_main,
-		"change a running stat: interval, auto, samplers, arginfo, stack",
+		"change a running stat: interval, auto, samplers, arginfo, stack, clock",
 		"ctl [-c ADDRESS] NAME VALUE [NAME VALUE ...]",
-		"Sends control messages to stat's control socket. A change applies to every process\n"
-		"sharing stat's buffer (the whole pool), not only the one holding the socket.\n"
+		"Sends control messages to stat's control socket (default " STATQ_DEFAULT_CONTROL ") and\n"
+		"reads stat's answer to each. A change applies to every process sharing stat's buffer\n"
+		"(the whole pool), not only the one holding the socket.\n"
 		"  interval N     sampling interval in microseconds, 10 to 10000000\n"
 		"  auto on|off    create a sampler for every request automatically\n"
 		"  samplers N     most samplers active at once, 0 (unlimited) to 1000000\n"
 		"  arginfo on|off collect argument information\n"
-		"  stack N        frames per sample, 0 to 256 (at most stat.stack as configured)\n"
+		"  stack N        frames per sample, 0 to the stat.stack set at startup (at most 256)\n"
+		"  clock wall|cpu sample every interval of wall-clock time or of the request's CPU time\n"
 		"on/off also accept 1/0, yes/no, true/false. All pairs are checked before anything is\n"
-		"sent. stat does not answer: check with stat\\settings() or the samples.\n"
+		"sent. Each applied change prints \"applied NAME VALUE\" (the value now in effect); a\n"
+		"change stat refuses prints why (unknown control, out of range, above the startup\n"
+		"maximum) and the exit status is 1. A stat too old to answer gets \"sent NAME VALUE, no\n"
+		"reply\" after 2 seconds (exit 0: check with statq status).\n"
 		"\n"
-		"example: statq ctl -c unix:///run/php/stat.ctl interval 50 arginfo on"},
+		"example: statq ctl -c /run/php/stat.control interval 50 arginfo on"},
+	{"status", STATQ_CMD_STATUS, statq_status_main,
+		"the live settings and pool-wide counters of a running stat",
+		"status -s ADDRESS [--json]",
+		"Connects to stat's stream socket, reads the status line stat sends first to every\n"
+		"client, and prints it: stat's version, the listener process (pid, when it started),\n"
+		"the live settings (as the control socket left them) and the pool-wide counters\n"
+		"(samples written, failed, lost, stream readers, samplers running, ...), then closes\n"
+		"the connection. --json prints {\"version\",\"time\",\"listener\",\"settings\",\"counters\"}\n"
+		"with the names of stat\\settings() and stat\\counters().\n"
+		"\n"
+		"example: statq status -s /run/php/stat.stream"},
 	{NULL, 0, NULL, NULL, NULL, NULL}
 };
 
@@ -103,6 +126,26 @@ void statq_error(const char *format, ...)
 	vfprintf(stderr, format, args);
 	va_end(args);
 	fputc('\n', stderr);
+}
+
+bool statq_stdout_gone(void)
+{
+	struct pollfd pfd;
+	int saved = errno;
+
+	if (statq_output_closed) {
+		return true;
+	}
+	pfd.fd = STDOUT_FILENO;
+	pfd.events = POLLOUT;
+	pfd.revents = 0;
+	if (saved == EPIPE || (poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLERR))) {
+		statq_output_closed = 1;
+		statq_interrupted = 1;
+		return true;
+	}
+	errno = saved;
+	return false;
 }
 
 double statq_now(void)
@@ -212,17 +255,22 @@ static void statq_help(FILE *out)
 	}
 	fprintf(out,
 		"\n"
-		"sources (top, fold, flame, speedscope, record):\n"
-		"  -s unix:///path   -s tcp://host:port   -s tcp://[::1]:port   -s path (a unix socket)\n"
-		"  -f FILE.jsonl     -f - (stdin; the default when stdin is not a terminal)\n"
-		"  without -s or -f, and stdin a terminal: the unix socket " STATQ_DEFAULT_STREAM "\n"
+		"sources (top, fold, flame, speedscope, record; status takes -s):\n"
+		"  -s /path  -s unix:///path  -s unix:/path  -s tcp://host:port  -s tcp://[::1]:port\n"
+		"            (a directory: its socket stat.stream, e.g. -s /run/php)\n"
+		"  -f FILE.jsonl   -f FILE.jsonl.gz (gzip, known by its first bytes)   -f - (stdin)\n"
+		"  without -s or -f, stdin (it must not be a terminal, and not be empty)\n"
+		"From a socket, samples taken before statq connected (the ring's backlog) are left out\n"
+		"unless --backlog; --follow reconnects when the stream ends (PHP reloaded).\n"
 		"\n"
 		"Samples are JSON lines as stat writes them. With stat.stack > 0 they carry stacks and\n"
 		"inclusive counts and flame graphs have depth; otherwise each sample is one frame.\n"
-		"Malformed lines are skipped and counted in one warning at the end. Ctrl-C stops\n"
-		"reading and still writes the output.\n"
+		"Malformed lines are skipped and counted in one warning at the end; input without a\n"
+		"single sample is an error. Ctrl-C stops reading and still writes the output; a closed\n"
+		"stdout (statq fold | head) ends statq quietly.\n"
 		"\n"
-		"exit status: 0 done, 1 failed (cannot connect, read or write), 2 bad command line.\n"
+		"exit status: 0 done, 1 failed (cannot connect, read or write; no samples; ctl refused),\n"
+		"2 bad command line.\n"
 		"\n"
 		"statq <command> --help describes a command and its options. statq --version\n");
 }
@@ -249,7 +297,7 @@ int main(int argc, char **argv)
 	}
 	command = statq_command_find(argv[1]);
 	if (!command) {
-		statq_error("unknown command '%s' (commands: top, fold, flame, speedscope, record, ctl; see statq --help)", argv[1]);
+		statq_error("unknown command '%s' (commands: top, fold, flame, speedscope, record, ctl, status; see statq --help)", argv[1]);
 		return STATQ_USAGE;
 	}
 	statq_signals();

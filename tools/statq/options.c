@@ -23,7 +23,11 @@ enum {
 	OPT_SORT,
 	OPT_WEIGHTS,
 	OPT_MERGE,
-	OPT_TITLE
+	OPT_TITLE,
+	OPT_BACKLOG,
+	OPT_FOLLOW,
+	OPT_RETRY,
+	OPT_JSON
 };
 
 typedef struct _statq_option {
@@ -36,16 +40,26 @@ typedef struct _statq_option {
 } statq_option;
 
 static const statq_option statq_option_table[] = {
-	{"source",  required_argument, 's', STATQ_CMD_READ, "ADDRESS",
-		"read stat's live stream: unix:///path, tcp://host:port,\n"
-		"tcp://[::1]:port, or a path (a unix socket); the default, when\n"
-		"stdin is a terminal and no -f is given, is " STATQ_DEFAULT_STREAM},
+	{"source",  required_argument, 's', STATQ_CMD_READ | STATQ_CMD_STATUS, "ADDRESS",
+		"read stat's live stream socket: a path, unix:///path, unix:/path,\n"
+		"tcp://host:port, tcp://[::1]:port; a directory means its socket\n"
+		"stat.stream (e.g. /run/php)"},
 	{"file",    required_argument, 'f', STATQ_CMD_READ, "FILE",
-		"read JSON lines from FILE (a recording); - is stdin, the default\n"
-		"when stdin is not a terminal"},
+		"read JSON lines from FILE (a recording, plain or gzip); - is\n"
+		"stdin, the default when stdin is not a terminal"},
 	{"output",  required_argument, 'o', STATQ_CMD_OUTPUT, "FILE",
 		"write to FILE (default stdout): written to a temporary file in\n"
-		"the same directory and renamed when complete"},
+		"the same directory and renamed when complete; a name ending in\n"
+		".gz is written gzip-compressed"},
+	{"backlog", no_argument, OPT_BACKLOG, STATQ_CMD_READ, NULL,
+		"from a socket, also read the samples stat's ring held before\n"
+		"statq connected (by default they are left out and counted)"},
+	{"follow",  no_argument, OPT_FOLLOW, STATQ_CMD_READ, NULL,
+		"from a socket, when the stream ends (PHP reloaded or restarted)\n"
+		"say so on stderr, connect again and go on"},
+	{"retry",   required_argument, OPT_RETRY, STATQ_CMD_READ, "SECONDS",
+		"with --follow: how long to keep trying to connect again, backing\n"
+		"off from 0.1 to 2 s between tries (default 30)"},
 	{"seconds", required_argument, OPT_SECONDS, STATQ_CMD_READ, "N",
 		"stop reading after N seconds (decimals allowed)"},
 	{"samples", required_argument, OPT_SAMPLES, STATQ_CMD_READ, "N",
@@ -61,10 +75,11 @@ static const statq_option statq_option_table[] = {
 		"count samples taken outside PHP code (\"memory\" samples) as a\n"
 		"frame \"(idle)\"; by default they are left out, and counted in\n"
 		"top's header"},
-	{"group",   required_argument, OPT_GROUP, STATQ_CMD_FOLD | STATQ_CMD_FLAME, "uri|pid",
-		"add a root frame per process (\"pid N\") or per request URI\n"
-		"(\"uri /path?query\", or \"script /path/to/script.php\" when\n"
-		"there is no URI, as in the CLI)"},
+	{"group",   required_argument, OPT_GROUP, STATQ_CMD_FOLD | STATQ_CMD_FLAME, "path|script|uri|pid",
+		"add a root frame per request path (\"path /cart\": the URI\n"
+		"without its query string), script (\"script /srv/index.php\"),\n"
+		"full URI (\"uri /cart?id=7\") or process (\"pid 123\"); a\n"
+		"request without a URI (the CLI) is grouped by its script"},
 	{"once",    no_argument, OPT_ONCE, STATQ_CMD_TOP, NULL,
 		"print one table when reading stops (--seconds, --samples, end\n"
 		"of input or Ctrl-C) and exit; implied when stdout is not a\n"
@@ -86,6 +101,9 @@ static const statq_option statq_option_table[] = {
 	{"control", required_argument, 'c', STATQ_CMD_CTL, "ADDRESS",
 		"stat's control socket: unix:///path, tcp://host:port or a path\n"
 		"(default " STATQ_DEFAULT_CONTROL ")"},
+	{"json",    no_argument, OPT_JSON, STATQ_CMD_STATUS, NULL,
+		"print the status as one JSON object: version, time, listener,\n"
+		"settings, counters"},
 	{"help",    no_argument, 'h', ~0u, NULL,
 		"show this help"},
 };
@@ -182,6 +200,7 @@ int statq_options_parse(const statq_command *command, int argc, char **argv, sta
 	memset(options, 0, sizeof(*options));
 	options->refresh = 1.0;
 	options->rows = -1;
+	options->retry = 30.0;
 
 	shorts[s++] = '+';  /* stop at the first operand: ctl takes NAME VALUE pairs */
 	shorts[s++] = ':';  /* report a missing value as ':' */
@@ -262,12 +281,16 @@ int statq_options_parse(const statq_command *command, int argc, char **argv, sta
 			case OPT_GROUP:
 				if (strcmp(optarg, "uri") == 0) {
 					options->group = STATQ_GROUP_URI;
+				} else if (strcmp(optarg, "path") == 0) {
+					options->group = STATQ_GROUP_PATH;
+				} else if (strcmp(optarg, "script") == 0) {
+					options->group = STATQ_GROUP_SCRIPT;
 				} else if (strcmp(optarg, "pid") == 0) {
 					options->group = STATQ_GROUP_PID;
 				} else if (strcmp(optarg, "none") == 0) {
 					options->group = STATQ_GROUP_NONE;
 				} else {
-					statq_error("--group must be uri or pid, '%s' given", optarg);
+					statq_error("--group must be path, script, uri or pid, '%s' given", optarg);
 					return STATQ_USAGE;
 				}
 				break;
@@ -306,6 +329,20 @@ int statq_options_parse(const statq_command *command, int argc, char **argv, sta
 			case OPT_TITLE:
 				options->title = optarg;
 				break;
+			case OPT_BACKLOG:
+				options->backlog = true;
+				break;
+			case OPT_FOLLOW:
+				options->follow = true;
+				break;
+			case OPT_RETRY:
+				if (!statq_options_positive("retry", optarg, &options->retry)) {
+					return STATQ_USAGE;
+				}
+				break;
+			case OPT_JSON:
+				options->json = true;
+				break;
 			case ':':
 				statq_error("%s: option %s needs a value (see statq %s --help)", command->name, argv[optind - 1], command->name);
 				return STATQ_USAGE;
@@ -317,6 +354,10 @@ int statq_options_parse(const statq_command *command, int argc, char **argv, sta
 
 	if (options->source && options->file) {
 		statq_error("%s: give either -s (a socket) or -f (a file), not both", command->name);
+		return STATQ_USAGE;
+	}
+	if ((options->follow || options->backlog) && !options->source) {
+		statq_error("%s: --%s is for a live stream: give -s ADDRESS", command->name, options->follow ? "follow" : "backlog");
 		return STATQ_USAGE;
 	}
 	*rest = optind;

@@ -19,13 +19,16 @@
 #define STATQ_CMD_SPEEDSCOPE (1u << 3)
 #define STATQ_CMD_RECORD     (1u << 4)
 #define STATQ_CMD_CTL        (1u << 5)
+#define STATQ_CMD_STATUS     (1u << 6)
 #define STATQ_CMD_PROFILE    (STATQ_CMD_TOP | STATQ_CMD_FOLD | STATQ_CMD_FLAME | STATQ_CMD_SPEEDSCOPE)
 #define STATQ_CMD_READ       (STATQ_CMD_PROFILE | STATQ_CMD_RECORD)
 #define STATQ_CMD_OUTPUT     (STATQ_CMD_FOLD | STATQ_CMD_FLAME | STATQ_CMD_SPEEDSCOPE | STATQ_CMD_RECORD)
 
 typedef enum {
 	STATQ_GROUP_NONE = 0,
-	STATQ_GROUP_URI,
+	STATQ_GROUP_URI,     /* the request URI, query string included */
+	STATQ_GROUP_PATH,    /* the URI without its query string */
+	STATQ_GROUP_SCRIPT,  /* the script's path (request.path) */
 	STATQ_GROUP_PID
 } statq_group;
 
@@ -63,6 +66,10 @@ typedef struct _statq_options {
 	bool        merge;       /* speedscope: one profile for all processes */
 	const char *title;       /* flame: page title */
 	const char *control;     /* ctl: control socket address */
+	bool        backlog;     /* keep the samples the ring held before we connected */
+	bool        follow;      /* reconnect when the stream ends */
+	double      retry;       /* --follow: seconds to keep trying (default 30) */
+	bool        json;        /* status: print JSON */
 } statq_options;
 
 /*

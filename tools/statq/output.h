@@ -2,7 +2,9 @@
  * output.h: writing a result so that an interrupted run never leaves half a
  * file: the data goes to a temporary file in the target's directory
  * (".name.XXXXXX"), which is flushed, synced and renamed over the target
- * only when complete. Without a path (or "-") it is stdout.
+ * only when complete. Without a path (or "-") it is stdout. A path ending in
+ * ".gz" is written gzip-compressed (zlib). A stdout closed by its reader
+ * (EPIPE) is not an error: statq ends quietly.
  */
 #ifndef STATQ_OUTPUT_H
 #define STATQ_OUTPUT_H

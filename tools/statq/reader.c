@@ -1,6 +1,7 @@
 /*
  * reader.c: see reader.h.
  */
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -47,25 +48,48 @@ static bool statq_reader_accept(const statq_options *options, json_object *sampl
 	return true;
 }
 
-static statq_input *statq_reader_open(const statq_options *options, char *error, size_t error_size)
+/* What one run keeps between lines: the backlog cutoff, the newest time seen. */
+typedef struct _statq_reader_state {
+	bool   first;       /* the next line is the first of this connection */
+	double cutoff;      /* samples with an earlier "time" are backlog (0: none) */
+	double newest;      /* the greatest "time" of any sample read */
+	bool   refused;     /* the listener refused us */
+	char   reason[256];
+} statq_reader_state;
+
+static statq_input *statq_reader_open(const statq_options *options, bool *implicit, char *error, size_t error_size)
 {
+	*implicit = false;
 	if (options->file) {
 		return statq_input_file(options->file, error, error_size);
 	}
 	if (options->source) {
 		return statq_input_socket(options->source, error, error_size);
 	}
-	if (!isatty(STDIN_FILENO)) {
-		return statq_input_file("-", error, error_size);
+	if (isatty(STDIN_FILENO)) {
+		return NULL;
 	}
-	return statq_input_socket(STATQ_DEFAULT_STREAM, error, error_size);
+	*implicit = true;
+	return statq_input_file("-", error, error_size);
+}
+
+static double statq_reader_time(json_object *object)
+{
+	json_object *value;
+
+	if (!json_object_object_get_ex(object, "time", &value)
+			|| !(json_object_is_type(value, json_type_double) || json_object_is_type(value, json_type_int))) {
+		return 0;
+	}
+	return json_object_get_double(value);
 }
 
 static void statq_reader_line(const statq_options *options, const statq_reader_calls *calls, statq_totals *totals,
-	json_tokener *tokener, char *line, size_t length)
+	statq_reader_state *state, json_tokener *tokener, char *line, size_t length)
 {
 	json_object *object, *value;
 	const char *type;
+	bool first = state->first;
 
 	totals->lines++;
 	if (length == 0) {
@@ -92,9 +116,17 @@ static void statq_reader_line(const statq_options *options, const statq_reader_c
 		json_object_put(object);
 		return;
 	}
+	state->first = false;
 
 	if (strcmp(type, "user") == 0 || strcmp(type, "internal") == 0 || strcmp(type, "memory") == 0) {
-		if (!statq_reader_accept(options, object)) {
+		double time = statq_reader_time(object);
+
+		if (time > state->newest) {
+			state->newest = time;
+		}
+		if (time > 0 && time < state->cutoff) {
+			totals->backlog++;
+		} else if (!statq_reader_accept(options, object)) {
 			totals->filtered++;
 		} else {
 			if (json_object_object_get_ex(object, "elapsed", &value)) {
@@ -113,6 +145,20 @@ static void statq_reader_line(const statq_options *options, const statq_reader_c
 			}
 		}
 	} else {
+		if (strcmp(type, "status") == 0 && first && totals->socket) {
+			if (totals->reconnects && state->newest > 0) {
+				/* connected again: keep what is newer than what we saw, the same ring is not counted twice */
+				state->cutoff = state->newest + 0.0000005;
+			} else if (!options->backlog) {
+				/* the time we connected: older samples are the ring's backlog */
+				state->cutoff = statq_reader_time(object);
+			}
+		} else if (strcmp(type, "refused") == 0) {
+			const char *reason = statq_reader_string(object, "reason");
+
+			state->refused = true;
+			snprintf(state->reason, sizeof(state->reason), "%s", reason ? reason : "no reason given");
+		}
 		if (strcmp(type, "lost") == 0 && json_object_object_get_ex(object, "count", &value)) {
 			int64_t count = json_object_get_int64(value);
 
@@ -130,22 +176,97 @@ static void statq_reader_line(const statq_options *options, const statq_reader_c
 	json_object_put(object);
 }
 
+/* Sleep up to seconds, waking early for a signal. */
+static void statq_reader_pause(double seconds)
+{
+	if (seconds > 0 && !statq_interrupted) {
+		poll(NULL, 0, (int) (seconds * 1000.0) + 1);
+	}
+}
+
+/*
+ * --follow: connect again, backing off from 0.1 s to 2 s between tries, for
+ * at most options->retry seconds (and not past the --seconds deadline).
+ */
+static statq_input *statq_reader_reconnect(const statq_options *options, const char *command, double deadline, char *error, size_t error_size)
+{
+	double began = statq_now(), delay = 0.1;
+
+	for (;;) {
+		statq_input *input;
+		double now, left;
+
+		if (statq_interrupted) {
+			return NULL;
+		}
+		if ((input = statq_input_socket(options->source, error, error_size))) {
+			statq_error("%s: reconnected to %s after %.1f s", command, statq_input_name(input), statq_now() - began);
+			return input;
+		}
+		now = statq_now();
+		left = began + options->retry - now;
+		if (deadline && deadline - now < left) {
+			left = deadline - now;
+		}
+		if (left <= 0) {
+			return NULL;
+		}
+		statq_reader_pause(delay < left ? delay : left);
+		delay = delay * 2 > 2 ? 2 : delay * 2;
+	}
+}
+
+static void statq_reader_empty(const char *command, const statq_totals *totals, const char *name, bool implicit, uint64_t bytes)
+{
+	if (implicit && bytes == 0) {
+		statq_error("%s: nothing on stdin: read stat's stream with -s ADDRESS (e.g. -s /run/php/stat.stream) "
+			"or a recording with -f FILE", command);
+	} else if (totals->filtered) {
+		statq_error("%s: no sample matched the filters (--pid, --uri, --script) among the %llu read from %s", command,
+			(unsigned long long) totals->filtered, name);
+	} else if (totals->socket && totals->backlog) {
+		statq_error("%s: no new samples from %s in %.1f s (%llu older ones, the ring's backlog, left out: --backlog keeps them); "
+			"is stat sampling? statq status shows its settings", command, name, statq_now() - totals->started,
+			(unsigned long long) totals->backlog);
+	} else if (totals->socket) {
+		statq_error("%s: no samples from %s in %.1f s: is stat sampling (requests running, stat.auto on)? "
+			"statq status shows its settings", command, name, statq_now() - totals->started);
+	} else if (bytes == 0) {
+		statq_error("%s: no samples in %s: it is empty", command, name);
+	} else {
+		statq_error("%s: no samples in %s: %llu line%s, none of them a stat sample (is it a recording of stat's stream?)",
+			command, name, (unsigned long long) totals->lines, totals->lines == 1 ? "" : "s");
+	}
+}
+
 int statq_read(const statq_options *options, const char *command, const statq_reader_calls *calls, statq_totals *totals)
 {
-	char error[512];
+	char error[1024];
 	statq_input *input;
 	json_tokener *tokener;
+	statq_reader_state state;
 	double deadline, next_tick;
+	uint64_t bytes = 0;
+	bool implicit;
 	int status = STATQ_OK;
 
 	memset(totals, 0, sizeof(*totals));
+	memset(&state, 0, sizeof(state));
+	state.first = true;
 	error[0] = '\0';
-	input = statq_reader_open(options, error, sizeof(error));
+	input = statq_reader_open(options, &implicit, error, sizeof(error));
 	if (!input) {
+		if (!error[0]) {
+			statq_error("%s: no input: give -s ADDRESS to read stat's stream socket (e.g. -s /run/php/stat.stream), "
+				"-f FILE to read a recording, or pipe samples into stdin (see statq %s --help)", command, command);
+			totals->stop = STATQ_STOP_ERROR;
+			return STATQ_USAGE;
+		}
 		statq_error("%s: %s", command, error);
 		totals->stop = STATQ_STOP_ERROR;
 		return STATQ_FAIL;
 	}
+	totals->socket = options->source != NULL;
 	snprintf(totals->source, sizeof(totals->source), "%s", statq_input_name(input));
 	totals->started = statq_now();
 	tokener = json_tokener_new();
@@ -184,10 +305,43 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 
 		result = statq_input_line(input, &line, &length, timeout);
 		if (result == STATQ_INPUT_LINE) {
-			statq_reader_line(options, calls, totals, tokener, line, length);
+			statq_reader_line(options, calls, totals, &state, tokener, line, length);
+			if (state.refused) {
+				statq_error("%s: %s refused the connection: %s", command, statq_input_name(input), state.reason);
+				totals->stop = STATQ_STOP_ERROR;
+				status = STATQ_FAIL;
+				break;
+			}
 		} else if (result == STATQ_INPUT_TIMEOUT) {
 			continue;
 		} else if (result == STATQ_INPUT_EOF) {
+			if (totals->socket && options->follow && !statq_interrupted) {
+				statq_input *again;
+
+				statq_error("%s: the stream from %s ended (PHP reloaded or restarted?); reconnecting, for up to %g s",
+					command, statq_input_name(input), options->retry);
+				bytes += statq_input_bytes(input);
+				totals->malformed += statq_input_oversized(input);
+				statq_input_close(input);
+				input = NULL;
+				again = statq_reader_reconnect(options, command, deadline, error, sizeof(error));
+				if (!again) {
+					if (!statq_interrupted && !(deadline && statq_now() >= deadline)) {
+						statq_error("%s: gave up reconnecting: %s", command, error);
+					}
+					totals->stop = statq_interrupted ? STATQ_STOP_INTERRUPTED
+						: (deadline && statq_now() >= deadline ? STATQ_STOP_SECONDS : STATQ_STOP_EOF);
+					break;
+				}
+				input = again;
+				totals->reconnects++;
+				state.first = true;
+				continue;
+			}
+			if (totals->socket && ((deadline && statq_now() < deadline) || options->samples)) {
+				statq_error("%s: the stream from %s ended after %.1f s, before %s (PHP reloaded or restarted? --follow reconnects)",
+					command, statq_input_name(input), statq_now() - totals->started, deadline ? "--seconds" : "--samples");
+			}
 			totals->stop = STATQ_STOP_EOF;
 			break;
 		} else if (result == STATQ_INPUT_INTERRUPTED) {
@@ -201,13 +355,23 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 		}
 	}
 
-	totals->malformed += statq_input_oversized(input);
+	if (input) {
+		bytes += statq_input_bytes(input);
+		totals->malformed += statq_input_oversized(input);
+		if (statq_input_truncated(input)) {
+			statq_error("warning: %s ends inside its gzip data (a file cut short?): read what it holds", statq_input_name(input));
+		}
+	}
 	if (calls->tick) {
 		calls->tick(calls->context, totals, true);
 	}
 	if (totals->malformed) {
 		statq_error("warning: skipped %llu malformed line%s in %s", (unsigned long long) totals->malformed,
-			totals->malformed == 1 ? "" : "s", statq_input_name(input));
+			totals->malformed == 1 ? "" : "s", totals->source);
+	}
+	if (status == STATQ_OK && totals->samples == 0 && !statq_output_closed) {
+		statq_reader_empty(command, totals, totals->source, implicit, bytes);
+		status = STATQ_FAIL;
 	}
 	json_tokener_free(tokener);
 	statq_input_close(input);

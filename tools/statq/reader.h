@@ -7,7 +7,19 @@
  * A line is malformed when it is not a JSON object with a string "type".
  * Malformed lines are never fatal: one warning at the end gives their count.
  * "lost" lines add their count to totals.lost and go to calls.other, like
- * any other line type a newer stat might send.
+ * any other line type a newer stat might send ("status" lines too).
+ *
+ * Strict: a run that read no sample at all (an empty or foreign file, a
+ * stream that sent none) fails with a message saying what was read.
+ *
+ * From a socket, the first line is stat's status line; its "time" is when we
+ * connected, and samples with an earlier "time" (the ring's backlog) are
+ * skipped and counted unless --backlog. Samples without "time" are kept.
+ * With --follow, the end of the stream is reported and the socket is
+ * connected again (backing off, for at most --retry seconds); after a
+ * reconnection only samples newer than the newest one seen are kept, so the
+ * ring is not counted twice. Without --follow, a stream that ends before
+ * --seconds or --samples is reported.
  */
 #ifndef STATQ_READER_H
 #define STATQ_READER_H
@@ -32,6 +44,9 @@ typedef struct _statq_totals {
 	uint64_t   failed;     /* samples stat reported failed ("failed" lines, if it sends them) */
 	bool       has_failed; /* whether the stream reports failures at all */
 	uint64_t   malformed;  /* lines skipped */
+	uint64_t   backlog;    /* samples taken before we connected, skipped (not with --backlog) */
+	uint64_t   reconnects; /* --follow: connections made again after the stream ended */
+	bool       socket;     /* reading a live stream (not a file) */
 	double     first;      /* least and greatest "elapsed" of the samples */
 	double     last;
 	double     started;    /* statq_now() when reading began */

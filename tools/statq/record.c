@@ -2,7 +2,9 @@
  * record.c: `statq record`, the stream's lines copied to a file, with a
  * progress line on stderr when it is a terminal. The file is flushed on every
  * tick, so the temporary file grows while recording; it takes the target
- * name only at the end.
+ * name only at the end (gzip-compressed when it ends in .gz). From a socket,
+ * the ring's backlog is left out unless --backlog; how many were left out is
+ * said on stderr.
  */
 #include <string.h>
 #include <unistd.h>
@@ -24,7 +26,10 @@ static void statq_record_line(void *context, json_object *object, const char *li
 	(void) object;
 	/* a line may end in '\r' or spaces; keep it as stat wrote it */
 	if (fwrite(line, 1, length, record->out) != length || fputc('\n', record->out) == EOF) {
-		record->failed = true;
+		/* a closed stdout (statq record | head) ends the recording quietly */
+		if (record->out != stdout || !statq_stdout_gone()) {
+			record->failed = true;
+		}
 	}
 }
 
@@ -32,13 +37,18 @@ static void statq_record_tick(void *context, const statq_totals *totals, bool fi
 {
 	statq_record *record = context;
 
-	fflush(record->out);
+	if (fflush(record->out) != 0 && record->out == stdout) {
+		statq_stdout_gone();
+	}
 	if (!record->progress) {
 		return;
 	}
 	fprintf(stderr, "\r\033[Krecording %s: %llu samples, %.1f/s, lost %llu, %.1f s",
 		record->target, (unsigned long long) totals->samples, statq_totals_rate(totals),
 		(unsigned long long) totals->lost, statq_now() - totals->started);
+	if (totals->backlog) {
+		fprintf(stderr, ", backlog left out %llu", (unsigned long long) totals->backlog);
+	}
 	if (final) {
 		fputc('\n', stderr);
 	}
@@ -82,6 +92,10 @@ int statq_record_main(int argc, char **argv)
 	calls.context = &record;
 
 	status = statq_read(&options, "record", &calls, &totals);
+	if (totals.backlog && !record.progress && !statq_output_closed) {
+		statq_error("record: left out %llu samples taken before statq connected (the ring's backlog; --backlog keeps them)",
+			(unsigned long long) totals.backlog);
+	}
 	if (status == STATQ_OK && record.failed) {
 		statq_error("record: cannot write %s", record.target);
 		status = STATQ_FAIL;

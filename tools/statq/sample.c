@@ -197,18 +197,28 @@ bool statq_sample_decode(statq_sample *sample, json_object *object, bool idle)
 
 char *statq_sample_group(const statq_sample *sample, int group)
 {
+	const char *what, *label;
+	size_t length, cut;
 	char *name;
-	const char *what;
-	size_t length;
 
 	if (group == STATQ_GROUP_PID) {
 		name = statq_alloc(32);
 		snprintf(name, 32, "pid %lld", (long long) sample->pid);
 		return name;
 	}
-	what = sample->uri ? sample->uri : (sample->path ? sample->path : "(unknown)");
-	length = strlen(what) + sizeof("script ");
+	if (sample->uri && group != STATQ_GROUP_SCRIPT) {
+		what = sample->uri;
+		label = group == STATQ_GROUP_PATH ? "path" : "uri";
+		/* path: the URI up to its query string (or fragment) */
+		cut = group == STATQ_GROUP_PATH ? strcspn(what, "?#") : strlen(what);
+	} else {
+		/* no URI (the CLI), or by script: the script's path */
+		what = sample->path ? sample->path : "(unknown)";
+		label = "script";
+		cut = strlen(what);
+	}
+	length = strlen(label) + 1 + cut + 1;
 	name = statq_alloc(length);
-	snprintf(name, length, "%s %s", sample->uri ? "uri" : "script", what);
+	snprintf(name, length, "%s %.*s", label, (int) cut, what);
 	return name;
 }

@@ -57,7 +57,11 @@ bool statq_sample_decode(statq_sample *sample, json_object *object, bool idle);
 
 void statq_sample_free(statq_sample *sample);
 
-/* A synthetic frame name for --group: "pid 123", "uri /x" (malloc'd). */
+/*
+ * A synthetic frame name for --group (malloc'd): "pid 123", "uri /x?a=1",
+ * "path /x" (the URI without its query string), "script /srv/x.php"; a
+ * sample without a URI is "script ..." for uri and path too.
+ */
 char *statq_sample_group(const statq_sample *sample, int group);
 
 #endif

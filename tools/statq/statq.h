@@ -22,11 +22,20 @@
 #define STATQ_FAIL   1  /* the run failed (cannot connect, cannot write) */
 #define STATQ_USAGE  2  /* bad command line */
 
-/* default addresses, the same as stat's INI defaults */
-#define STATQ_DEFAULT_STREAM  "zend.stat.stream"
-#define STATQ_DEFAULT_CONTROL "zend.stat.control"
+/* the addresses the README's php-fpm setup uses; ctl's default (readers have none) */
+#define STATQ_DEFAULT_STREAM  "/run/php/stat.stream"
+#define STATQ_DEFAULT_CONTROL "/run/php/stat.control"
 
 extern volatile sig_atomic_t statq_interrupted;
+
+/*
+ * Set when stdout turned out to be closed by its reader (statq fold | head):
+ * reading stops as on Ctrl-C and statq ends quietly, with no message.
+ */
+extern volatile sig_atomic_t statq_output_closed;
+
+/* Whether stdout is a pipe or socket nobody reads any more; sets statq_output_closed and stops reading. */
+bool statq_stdout_gone(void);
 
 /* Install the SIGINT/SIGTERM handler (no SA_RESTART: blocking calls return EINTR). */
 void statq_signals(void);
@@ -53,5 +62,6 @@ int statq_flame_main(int argc, char **argv);
 int statq_speedscope_main(int argc, char **argv);
 int statq_record_main(int argc, char **argv);
 int statq_ctl_main(int argc, char **argv);
+int statq_status_main(int argc, char **argv);
 
 #endif

@@ -89,6 +89,17 @@ static void statq_top_print(statq_top *top, const statq_collected *collected, bo
 		(unsigned long long) samples, statq_totals_rate(totals), (unsigned long long) totals->lost, failed,
 		(unsigned long long) totals->malformed, (unsigned long long) collected->idle,
 		top->options->idle ? "" : " (skipped)", (unsigned long long) totals->filtered);
+	if (totals->socket) {
+		if (top->options->backlog) {
+			fprintf(out, "backlog kept (--backlog)");
+		} else {
+			fprintf(out, "backlog left out %llu (samples taken before statq connected)", (unsigned long long) totals->backlog);
+		}
+		if (totals->reconnects) {
+			fprintf(out, ", reconnected %llu time%s", (unsigned long long) totals->reconnects, totals->reconnects == 1 ? "" : "s");
+		}
+		fputc('\n', out);
+	}
 	fprintf(out, "\n%9s %7s %9s %7s  %s\n", "self", "self%", "total", "total%", "function");
 	for (i = 0; i < names && (rows == 0 || shown < rows); i++) {
 		uint64_t self = statq_profile_self(profile, order[i]);
@@ -104,7 +115,10 @@ static void statq_top_print(statq_top *top, const statq_collected *collected, bo
 	if (names == 0) {
 		fprintf(out, "%9s %7s %9s %7s  (no samples)\n", "-", "-", "-", "-");
 	}
-	fflush(out);
+	if (fflush(out) != 0 || ferror(out)) {
+		/* statq top | head: stop reading, quietly */
+		statq_stdout_gone();
+	}
 	free(order);
 }
 
