@@ -11,15 +11,17 @@ require __DIR__ . '/client.inc';
 
 [$code, $out, $err] = statq_run(['--help']);
 printf("--help: exit %d, lists commands: %s, stderr empty: %s\n", $code,
-    preg_match_all('/^  (top|fold|flame|speedscope|record|ctl) /m', $out) === 6 ? 'yes' : 'no', $err === '' ? 'yes' : 'no');
+    preg_match_all('/^  (top|fold|flame|speedscope|record|ctl|status) /m', $out) === 7 ? 'yes' : 'no', $err === '' ? 'yes' : 'no');
 
 $expect = [
-    'top' => ['--source', '--file', '--seconds', '--samples', '--pid', '--uri', '--script', '--once', '--refresh', '--rows', '--sort', '--idle'],
-    'fold' => ['--source', '--file', '--output', '--group', '--idle', '--seconds', '--samples'],
-    'flame' => ['--source', '--file', '--output', '--group', '--title'],
+    'top' => ['--source', '--file', '--seconds', '--samples', '--pid', '--uri', '--script', '--once', '--refresh', '--rows', '--sort', '--idle',
+        '--backlog', '--follow', '--retry'],
+    'fold' => ['--source', '--file', '--output', '--group', 'path|script|uri|pid', '--idle', '--seconds', '--samples', '--backlog', '--follow', '.gz'],
+    'flame' => ['--source', '--file', '--output', '--group', 'path|script|uri|pid', '--title'],
     'speedscope' => ['--source', '--file', '--output', '--weights', '--merge'],
-    'record' => ['--source', '--file', '--output', '--seconds', '--samples'],
-    'ctl' => ['--control', 'interval', 'auto', 'samplers', 'arginfo', 'stack'],
+    'record' => ['--source', '--file', '--output', '--seconds', '--samples', '--backlog', '--follow', '--retry', '.gz'],
+    'ctl' => ['--control', 'interval', 'auto', 'samplers', 'arginfo', 'stack', 'clock', 'applied', 'no reply'],
+    'status' => ['--source', '--json', 'settings', 'counters'],
 ];
 foreach ($expect as $command => $words) {
     [$code, $out, $err] = statq_run([$command, '--help']);
@@ -51,6 +53,7 @@ flame --help: exit 0, usage line: yes, missing: none
 speedscope --help: exit 0, usage line: yes, missing: none
 record --help: exit 0, usage line: yes, missing: none
 ctl --help: exit 0, usage line: yes, missing: none
+status --help: exit 0, usage line: yes, missing: none
 unknown command: exit 2, says so: yes
 unknown option: exit 2, says so: yes
 bad value: exit 2, says so: yes

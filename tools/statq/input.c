@@ -148,18 +148,19 @@ static int statq_connect_unix(const char *path, const char *inside, char *text, 
 	}
 	if (connect(fd, (struct sockaddr *) &address, sizeof(address)) != 0) {
 		char hint[4200] = "";
+		int saved = errno;
 
-		if (errno == ENOENT && statq_connect_looks_tcp(path)) {
+		if (saved == ENOENT && statq_connect_looks_tcp(path)) {
 			snprintf(hint, sizeof(hint), " (for a TCP address write tcp://%s)", path);
-		} else if (errno == ENOENT) {
+		} else if (saved == ENOENT) {
 			snprintf(hint, sizeof(hint), " (is PHP running with stat loaded, and stat.stream/stat.control set to this path?)");
-		} else if (errno == EACCES) {
+		} else if (saved == EACCES) {
 			snprintf(hint, sizeof(hint), " (connecting needs write permission on the socket and search permission on"
 				" its directories: see stat.socket_group, stat.socket_mode and stat.control_mode)");
-		} else if (errno == ECONNREFUSED) {
+		} else if (saved == ECONNREFUSED) {
 			snprintf(hint, sizeof(hint), " (nothing listens there: the socket file is left from a PHP that is gone)");
 		}
-		snprintf(error, error_size, "cannot connect to %s: %s%s", text, strerror(errno), hint);
+		snprintf(error, error_size, "cannot connect to %s: %s%s", text, strerror(saved), hint);
 		close(fd);
 		return -1;
 	}
