@@ -197,8 +197,13 @@ void stat_control_events(const struct pollfd *fds, size_t count)
 		if (i >= stat_control_clients_count || fds[i].revents == 0) {
 			continue;
 		}
-		if ((fds[i].revents & (POLLERR | POLLNVAL)) ||
-			!stat_control_read(&stat_control_clients[i])) {
+		/*
+		 * POLLERR is not the end: a client that closes with replies it did
+		 * not read resets the connection, but what it sent before is still
+		 * queued here and is read (and applied) first; the read then meets
+		 * the error or the end.
+		 */
+		if ((fds[i].revents & POLLNVAL) || !stat_control_read(&stat_control_clients[i])) {
 			stat_control_remove(i);
 		}
 	}

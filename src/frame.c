@@ -67,8 +67,8 @@
 /* frames under a cut remembered, and how many of those nearest the root are re-read each time */
 #define STAT_FRAME_KNOWN       65536
 #define STAT_FRAME_ANCHORS     8
-/* func .. prev_execute_data of a frame: what identifies it in a chain */
-#define STAT_FRAME_HEAD_FROM   offsetof(zend_execute_data, func)
+/* opline .. prev_execute_data of a frame: what identifies it in a chain, and where it is */
+#define STAT_FRAME_HEAD_FROM   offsetof(zend_execute_data, opline)
 #define STAT_FRAME_HEAD_SPAN   (offsetof(zend_execute_data, prev_execute_data) + sizeof(void *) - STAT_FRAME_HEAD_FROM)
 /* generators delegating with yield from, followed at most */
 #define STAT_FRAME_DELEGATION  64
@@ -127,11 +127,18 @@ typedef struct _stat_frame_found {
 	bool      have_line;
 } stat_frame_found;
 
-/* A frame under the cut, with how many frames there are from it to the root. */
+/*
+ * A frame under the cut, with how many frames there are from it to the root.
+ * Those nearest the root are also the outermost frames of a truncated
+ * stack's sample: their opline and call are kept for that.
+ */
 typedef struct _stat_frame_known {
 	uintptr_t address;
 	uintptr_t func;
 	uintptr_t prev;
+	uintptr_t opline;
+	uint32_t  call_info;
+	uint32_t  num_args;
 	uint32_t  depth;
 } stat_frame_known;
 
@@ -282,6 +289,26 @@ static inline uintptr_t stat_frame_head_prev(const unsigned char *head)
 static inline const zval *stat_frame_head_this(const unsigned char *head)
 {
 	return (const zval *) (head + offsetof(zend_execute_data, This) - STAT_FRAME_HEAD_FROM);
+}
+
+static inline uintptr_t stat_frame_head_opline(const unsigned char *head)
+{
+	uintptr_t opline;
+
+	memcpy(&opline, head + offsetof(zend_execute_data, opline) - STAT_FRAME_HEAD_FROM, sizeof(opline));
+	return opline;
+}
+
+/*
+ * Of `want` frames kept from a stack deeper than that, how many are the
+ * outermost ones (the script's top level and the first calls from it), the
+ * rest being the innermost: a quarter, at most STAT_FRAME_ANCHORS (the known
+ * frames nearest the root, which are read again at every sample), none for
+ * fewer than 4.
+ */
+static inline uint32_t stat_frame_outer(uint32_t want)
+{
+	return want < 4 ? 0 : (want / 4 > STAT_FRAME_ANCHORS ? STAT_FRAME_ANCHORS : want / 4);
 }
 
 /* Request thread: whether opcache's JIT may run this request's code. */
@@ -1004,8 +1031,10 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 	for (i = 0; reader->anchors_ok && i < reader->anchor_count; i++) {
 		const stat_frame_known *known = &reader->known[reader->known_count - 1 - i];
 
+		/* (the opline too: these are the outermost frames of a truncated sample, lines included) */
 		reader->anchors_ok = stat_frame_head_func(reader->anchors[i]) == known->func &&
-			stat_frame_head_prev(reader->anchors[i]) == known->prev;
+			stat_frame_head_prev(reader->anchors[i]) == known->prev &&
+			stat_frame_head_opline(reader->anchors[i]) == known->opline;
 	}
 
 	for (i = 0; i < count; i++) {
@@ -1278,6 +1307,9 @@ static bool stat_frame_count(stat_frame_reader *reader, const stat_frame_globals
 			known->address = address;
 			known->func = func;
 			known->prev = prev;
+			known->opline = stat_frame_head_opline(copy);
+			known->call_info = Z_TYPE_INFO_P(stat_frame_head_this(copy));
+			known->num_args = stat_frame_head_this(copy)->u2.num_args;
 			known->depth = count; /* for now: the position from the top; turned into depth below */
 		}
 
@@ -1352,6 +1384,26 @@ static bool stat_frame_count_known(stat_frame_reader *reader, uintptr_t address,
 	return false;
 }
 
+/* Whether found[inner..inner+outer) are the outermost frames the last count learnt. */
+static bool stat_frame_outer_same(const stat_frame_reader *reader, uint32_t inner, uint32_t outer)
+{
+	uint32_t i;
+
+	if (reader->anchor_count < outer) {
+		return false;
+	}
+	for (i = 0; i < outer; i++) {
+		const stat_frame_known *known = &reader->known[reader->known_count - outer + i];
+		const stat_frame_found *found = &reader->found[inner + i];
+
+		if (known->address != found->address || known->func != found->func ||
+			known->opline != found->opline || known->prev != found->prev) {
+			return false;
+		}
+	}
+	return true;
+}
+
 static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sample, uint32_t stack, bool arginfo)
 {
 	stat_frame_globals globals, guess;
@@ -1363,6 +1415,18 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 	size_t window_need = 0, lower_need = 0;
 	uintptr_t pending[STAT_FRAME_DELEGATION + 1];
 	uint32_t pending_count = 0, pending_at = 0;
+	/*
+	 * A stack deeper than `want` keeps its innermost `inner` frames and its
+	 * `outer` outermost: the walk notes where it stood after `inner` frames
+	 * (the cut), and the outermost frames are the known ones nearest the root.
+	 */
+	uint32_t outer = stack ? stat_frame_outer(want) : 0, inner = want - outer, kept_outer = 0;
+	struct {
+		bool      taken;
+		uintptr_t address;
+		uintptr_t pending[STAT_FRAME_DELEGATION + 1];
+		uint32_t  pending_count, pending_at;
+	} cut;
 	int extra = 0;
 	ssize_t got;
 
@@ -1410,10 +1474,19 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 	}
 
 	/* walk from the current frame outwards, keeping `want` frames */
+	memset(&cut, 0, sizeof(cut));
 	address = globals.current;
 	while (address != 0 && count < want) {
 		const zend_execute_data *ex;
 		stat_frame_found *found = &reader->found[count];
+
+		if (outer && count == inner && !cut.taken) {
+			cut.taken = true;
+			cut.address = address;
+			cut.pending_count = pending_count;
+			cut.pending_at = pending_at;
+			memcpy(cut.pending, pending, sizeof(pending));
+		}
 
 		/* how far down each page the frames reach, to size the reads next time */
 		if (address >= globals.page && address < globals.top) {
@@ -1475,8 +1548,36 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 		return true;
 	}
 
+	if (address != 0 && cut.taken) {
+		/*
+		 * Deeper than kept: back to the cut, and the outermost frames from
+		 * what an earlier count learnt of the frames under it (read again
+		 * in (3): anchors_ok says whether they are still those).
+		 */
+		count = inner;
+		address = cut.address;
+		pending_count = cut.pending_count;
+		pending_at = cut.pending_at;
+		memcpy(pending, cut.pending, sizeof(pending));
+		if (reader->anchor_count >= outer) {
+			for (i = 0; i < outer; i++) {
+				const stat_frame_known *known = &reader->known[reader->known_count - outer + i];
+				stat_frame_found *found = &reader->found[inner + i];
+
+				memset(found, 0, sizeof(*found));
+				found->address = known->address;
+				found->func = known->func;
+				found->opline = known->opline;
+				found->num_args = known->num_args;
+				found->call_info = known->call_info;
+				found->prev = known->prev;
+			}
+			kept_outer = outer;
+		}
+	}
+
 	/* (3) the functions and lines */
-	if (!stat_frame_functions(reader, count, &funcs)) {
+	if (!stat_frame_functions(reader, count + kept_outer, &funcs)) {
 		return false;
 	}
 
@@ -1489,8 +1590,8 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 	 * with no caller (md5 alone): its frame kept the flags of an older call
 	 * made at the top in the same place, and its caller is lost.
 	 */
-	if (address == 0) {
-		const stat_frame_found *last = &reader->found[count - 1];
+	if (address == 0 || kept_outer) {
+		const stat_frame_found *last = &reader->found[count + kept_outer - 1];
 		const zend_function *func = &reader->funcs[last->func_index].function;
 		bool fiber = func->type == ZEND_INTERNAL_FUNCTION && func->common.function_name == NULL;
 
@@ -1516,7 +1617,7 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 		}
 	}
 
-	for (i = 0; i < count; i++) {
+	for (i = 0; i < count + kept_outer; i++) {
 		stat_frame frame;
 		uint8_t type = STAT_SAMPLE_MEMORY, opcode = 0;
 		uint32_t offset = 0;
@@ -1560,7 +1661,7 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 	}
 
 	if (stack) {
-		sample->depth = (uint16_t) count;
+		sample->depth = (uint16_t) (count + kept_outer);
 		sample->flags |= STAT_SAMPLE_STACK;
 
 		if (address != 0) {
@@ -1576,11 +1677,24 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 				generators = pending_count - pending_at;
 				address = pending[pending_count - 1];
 			}
-			if (!stat_frame_count_known(reader, address, &below) &&
-				!stat_frame_count(reader, &globals, address, reader->found[count - 1].address, &below)) {
-				return false;
+			if (!stat_frame_count_known(reader, address, &below)) {
+				if (!stat_frame_count(reader, &globals, address, reader->found[count - 1].address, &below)) {
+					return false;
+				}
+				/*
+				 * Counted afresh (a stack new underneath, or frames off the
+				 * VM stack: generators): the outermost frames taken from
+				 * the last count must be this count's, else once more
+				 * (stat_frame_read does), now with this count's.
+				 */
+				if ((kept_outer && !stat_frame_outer_same(reader, inner, outer)) ||
+					(!kept_outer && outer && reader->anchor_count >= outer)) {
+					return false;
+				}
 			}
 			sample->true_depth = count + generators + below;
+			/* the [truncated] marker goes between the innermost and the outermost frames */
+			sample->cut = (uint8_t) count;
 		}
 	}
 

@@ -332,32 +332,44 @@ static bool stat_json_frame_append(const stat_frame *frame, stat_buffer *out)
 	return true;
 }
 
+/* The marker {"function":"[truncated]","depth":N} where a deep stack was cut. */
+static bool stat_json_cut_append(const stat_sample *sample, stat_buffer *text, bool comma)
+{
+	json_object *object = json_object_new_object();
+	const char *cut;
+	size_t length;
+	bool ok;
+
+	json_object_object_add(object, "function", json_object_new_string("[truncated]"));
+	json_object_object_add(object, "depth", json_object_new_int64(sample->true_depth));
+	cut = json_object_to_json_string_length(object, STAT_SAMPLE_JSON_FLAGS, &length);
+	ok = cut && (!comma || stat_buffer_append(text, ",", 1)) && stat_buffer_append(text, cut, length);
+	json_object_put(object);
+	return ok;
+}
+
 /*
- * The stack, innermost first; a cut stack ends with
- * {"function":"[truncated]","depth":N}. Its text is joined from the frames'
- * texts and handed to json-c to write as it is.
+ * The stack, innermost first; a cut stack has the marker between its
+ * innermost and its outermost frames kept (sample->cut). Its text is joined
+ * from the frames' texts and handed to json-c to write as it is.
  */
 static json_object *stat_json_stack(const stat_sample *sample)
 {
 	json_object *stack;
 	stat_buffer text = {0};
+	bool truncated = sample->true_depth > sample->depth;
+	/* the innermost frames, the marker, the outermost frames */
+	uint32_t cut = truncated && sample->cut <= sample->depth ? sample->cut : sample->depth, i;
 	bool ok = stat_buffer_append(&text, "[", 1);
-	uint32_t i;
 
 	for (i = 0; ok && i < sample->depth; i++) {
-		ok = (i == 0 || stat_buffer_append(&text, ",", 1)) && stat_json_frame_append(&sample->frames[i], &text);
+		if (truncated && i == cut) {
+			ok = stat_json_cut_append(sample, &text, i > 0);
+		}
+		ok = ok && (text.length == 1 || stat_buffer_append(&text, ",", 1)) && stat_json_frame_append(&sample->frames[i], &text);
 	}
-
-	if (ok && sample->true_depth > sample->depth) {
-		json_object *object = json_object_new_object();
-		const char *cut;
-		size_t length;
-
-		json_object_object_add(object, "function", json_object_new_string("[truncated]"));
-		json_object_object_add(object, "depth", json_object_new_int64(sample->true_depth));
-		cut = json_object_to_json_string_length(object, STAT_SAMPLE_JSON_FLAGS, &length);
-		ok = cut && (sample->depth == 0 || stat_buffer_append(&text, ",", 1)) && stat_buffer_append(&text, cut, length);
-		json_object_put(object);
+	if (ok && truncated && cut == sample->depth) {
+		ok = stat_json_cut_append(sample, &text, sample->depth > 0);
 	}
 	ok = ok && stat_buffer_append(&text, "]", 2);
 	if (!ok) {

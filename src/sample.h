@@ -90,7 +90,7 @@ typedef struct _stat_sample {
 	uint32_t   offset;
 	uint16_t   depth;          /* frames stored below */
 	uint8_t    clock;          /* the clock that took it: STAT_CLOCK_WALL or STAT_CLOCK_CPU (settings.h) */
-	uint8_t    reserved;
+	uint8_t    cut;            /* truncated (true_depth > depth): frames before the [truncated] marker */
 	uint32_t   true_depth;     /* frames on the stack when deeper than stored */
 	uint32_t   start;          /* the symbol's first line, when it is a closure (STAT_SAMPLE_START) */
 	stat_arg   args[STAT_ARGINFO_MAX];

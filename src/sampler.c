@@ -22,6 +22,8 @@
  * the first sample after a wait can come.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
@@ -69,6 +71,8 @@ struct _stat_sampler {
 	uint64_t           stack_capacity;  /* frames a ring slot holds */
 	clockid_t          cpu_clock;       /* the request thread's CPU clock */
 	bool               cpu_clock_ok;
+	pid_t              tid;             /* the request thread */
+	int                task_stat;       /* its /proc/self/task/TID/stat (its scheduling state), or -1 */
 };
 
 static void stat_sampler_wake(stat_sampler *sampler);
@@ -86,6 +90,7 @@ stat_sampler *stat_sampler_create(void)
 	sampler->sample = calloc(1, sampler->sample_size);
 	sampler->reader = stat_frame_reader_create();
 	sampler->place = -1;
+	sampler->task_stat = -1;
 	if (!sampler->sample || !sampler->reader) {
 		stat_sampler_free(sampler);
 		return NULL;
@@ -106,6 +111,9 @@ void stat_sampler_free(stat_sampler *sampler)
 		pthread_join(sampler->thread, NULL);
 	}
 	sampler->thread_pid = 0;
+	if (sampler->task_stat >= 0) {
+		close(sampler->task_stat);
+	}
 	stat_frame_reader_free(sampler->reader);
 	free(sampler->sample);
 	free(sampler);
@@ -181,6 +189,30 @@ static bool stat_sampler_cpu_now(stat_sampler *sampler, uint64_t *ns)
 }
 
 /*
+ * Whether the request thread is running or waiting only for a CPU (state R
+ * in /proc), not sleeping or blocked: on the CPU clock a tick that falls
+ * due just as the thread goes to sleep (usleep, I/O) waits for it to run
+ * again, so that waiting is not sampled. True when it cannot be told.
+ */
+static bool stat_sampler_thread_runs(stat_sampler *sampler)
+{
+	char text[512];
+	const char *state;
+	ssize_t length;
+
+	if (sampler->task_stat < 0) {
+		return true;
+	}
+	length = pread(sampler->task_stat, text, sizeof(text) - 1, 0);
+	if (length <= 0) {
+		return true;
+	}
+	text[length] = '\0';
+	state = strrchr(text, ')');
+	return !state || state[1] != ' ' || state[2] == 'R';
+}
+
+/*
  * One round on the CPU clock: sample when the request thread has used an
  * interval of CPU since the last tick, else sleep for what is missing (see
  * the top of this file). *last is the CPU time of the last tick; *idle the
@@ -198,7 +230,7 @@ static void stat_sampler_cpu_round(stat_sampler *sampler, uint64_t interval, uin
 	if (*last == 0 || cpu < *last) {
 		*last = cpu;
 	}
-	if (cpu - *last >= interval) {
+	if (cpu - *last >= interval && stat_sampler_thread_runs(sampler)) {
 		uint64_t missed = (cpu - *last) / interval - 1;
 
 		stat_sampler_tick(sampler, STAT_CLOCK_CPU);
@@ -211,7 +243,8 @@ static void stat_sampler_cpu_round(stat_sampler *sampler, uint64_t interval, uin
 		return;
 	}
 
-	wait = *last + interval - cpu;
+	/* an interval of CPU still missing; or due, with the thread asleep: look again after an interval */
+	wait = cpu - *last >= interval ? interval : *last + interval - cpu;
 	if (*idle) {
 		wait = wait > *idle ? wait : *idle;
 	}
@@ -355,6 +388,17 @@ bool stat_sampler_start(stat_sampler *sampler, uint64_t request, uint64_t reques
 	/* the thread is parked: what it reads can be set */
 	stat_frame_reader_reset(sampler->reader);
 	sampler->cpu_clock_ok = pthread_getcpuclockid(pthread_self(), &sampler->cpu_clock) == 0;
+	if (sampler->tid != (pid_t) syscall(SYS_gettid)) {
+		/* the first request of this thread (or of a forked child): its state in /proc */
+		char path[64];
+
+		if (sampler->task_stat >= 0) {
+			close(sampler->task_stat);
+		}
+		sampler->tid = (pid_t) syscall(SYS_gettid);
+		snprintf(path, sizeof(path), "/proc/self/task/%ld/stat", (long) sampler->tid);
+		sampler->task_stat = open(path, O_RDONLY | O_CLOEXEC);
+	}
 	sampler->pid = getpid();
 	sampler->request = request;
 	sampler->request_start = request_start;

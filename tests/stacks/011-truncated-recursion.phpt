@@ -1,5 +1,5 @@
 --TEST--
-stacks: recursion 5,000 deep with stat.stack=256 keeps the 256 innermost frames and ends with {"function":"[truncated]","depth":5001}
+stacks: recursion 5,000 deep with stat.stack=256 keeps the 248 innermost and the 8 outermost frames (down to the script's top level) with {"function":"[truncated]","depth":5001} between them
 --INI--
 stat.stream=0
 stat.control=0
@@ -47,5 +47,7 @@ stderr: ''
 invalid lines: 0
 samples at the bottom: enough
 1 x {"function":"down","file":"child.php","line":6}
-255 x {"function":"down","file":"child.php","line":4}
+247 x {"function":"down","file":"child.php","line":4}
 1 x {"function":"[truncated]","depth":5001}
+7 x {"function":"down","file":"child.php","line":4}
+1 x {"file":"child.php","line":10}

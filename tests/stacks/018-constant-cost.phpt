@@ -36,8 +36,10 @@ foreach ([10, 1000] as $depth) {
 PHP, $child, function ($sample) use (&$depths) {
     /* keep only the shapes of the samples in the hot loop: how many frames, and the last */
     if (($sample['stack'][0]['function'] ?? null) === 'down' && ($sample['stack'][0]['line'] ?? null) === 12) {
+        /* the marker if it was cut (between the innermost and the outermost frames), and the last */
+        $marks = array_values(array_filter($sample['stack'], fn($f) => ($f['function'] ?? '') === '[truncated]'));
         $last = $sample['stack'][count($sample['stack']) - 1];
-        $depths[count($sample['stack']) . ' frames, ' . stat_stacks_frame($last)] = true;
+        $depths[count($sample['stack']) . ' frames, ' . ($marks ? stat_stacks_frame($marks[0]) . ', ' : '') . stat_stacks_frame($last)] = true;
     }
     return false;
 });
@@ -64,4 +66,4 @@ depth 1000: enough samples: yes
 depth 1000: reads per sample at most 3.05: yes
 depth 1000: strings inserted after warm-up: 0
 10 frames, {"file":"child.php","line":18}
-65 frames, {"function":"[truncated]","depth":1000}
+65 frames, {"function":"[truncated]","depth":1000}, {"file":"child.php","line":18}

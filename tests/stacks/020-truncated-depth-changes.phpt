@@ -50,7 +50,9 @@ foreach (stat_stacks_select($samples, ['function' => 'down']) as $sample) {
     $line = $sample['stack'][0]['line'] ?? 0;
     if ($line === 7 || $line === 9) {
         $path = $line === 7 ? 'x<N>()' : 'y()';
-        $last = $sample['stack'][count($sample['stack']) - 1];
+        /* the marker, between the innermost and the outermost frames */
+        $marks = array_values(array_filter($sample['stack'], fn($f) => ($f['function'] ?? '') === '[truncated]'));
+        $last = $marks[0] ?? $sample['stack'][count($sample['stack']) - 1];
         $depths[$path][json_encode($last)] = ($depths[$path][json_encode($last)] ?? 0) + 1;
     }
 }

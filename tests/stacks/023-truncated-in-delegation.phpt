@@ -1,5 +1,5 @@
 --TEST--
-stacks: a stack cut inside a "yield from" chain gets its true depth (the generators still pending, then the caller), for chains of 10 and of 65 generators
+stacks: a stack cut inside a "yield from" chain gets its true depth (the generators still pending, then the caller), for chains of 10 and of 65 generators (the marker between the innermost and the outermost frames)
 --INI--
 stat.stream=0
 stat.control=0
@@ -43,11 +43,11 @@ hot spot: enough samples
 {"function":"g","file":"child.php","line":4}
 {"function":"g","file":"child.php","line":7}
 {"function":"g","file":"child.php","line":7}
-{"function":"g","file":"child.php","line":7}
 {"function":"[truncated]","depth":12}
+{"file":"child.php","line":15}
 
 {"function":"g","file":"child.php","line":4}
 {"function":"g","file":"child.php","line":7}
 {"function":"g","file":"child.php","line":7}
-{"function":"g","file":"child.php","line":7}
 {"function":"[truncated]","depth":67}
+{"file":"child.php","line":16}

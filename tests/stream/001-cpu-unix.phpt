@@ -115,6 +115,6 @@ work sampled: yes
 Tree::fib sampled: yes
 {closure} sampled: yes
 user and internal samples: yes
-fields: type,request,elapsed,time,memory
+fields: type,request,elapsed,time,clock
 request: pid,elapsed,path
 path is the script: yes
