@@ -126,9 +126,11 @@ static int statq_connect_unix(const char *path, const char *inside, char *text, 
 			snprintf(text, text_size, "unix://%s", path);
 			return -1;
 		}
-		path = found;
+	} else {
+		snprintf(found, sizeof(found), "%s", path);
 	}
-	snprintf(text, text_size, "unix://%s", path);
+	path = found;
+	snprintf(text, text_size, "unix://%s", found);
 	if (strlen(path) >= sizeof(address.sun_path)) {
 		snprintf(error, error_size, "the unix socket path %s is longer than %zu bytes", path, sizeof(address.sun_path) - 1);
 		return -1;
