@@ -280,7 +280,8 @@ static bool stat_request_activate(void)
 		}
 	}
 
-	return stat_sampler_start(STAT_G(sampler), stat_request_record(), STAT_G(request_start));
+	/* the request is recorded only once a place is claimed: a refused one evicts nobody's record */
+	return stat_sampler_start(STAT_G(sampler), stat_request_record, STAT_G(request_start));
 }
 
 static PHP_RINIT_FUNCTION(stat)

@@ -362,7 +362,7 @@ static bool stat_sampler_spawn(stat_sampler *sampler)
 	return true;
 }
 
-bool stat_sampler_start(stat_sampler *sampler, uint64_t request, uint64_t request_start)
+bool stat_sampler_start(stat_sampler *sampler, uint64_t (*record)(void), uint64_t request_start)
 {
 	if (stat_sampler_active(sampler)) {
 		return false;
@@ -400,7 +400,7 @@ bool stat_sampler_start(stat_sampler *sampler, uint64_t request, uint64_t reques
 		sampler->task_stat = open(path, O_RDONLY | O_CLOEXEC);
 	}
 	sampler->pid = getpid();
-	sampler->request = request;
+	sampler->request = record();
 	sampler->request_start = request_start;
 	stat_atomic_store_u32(&sampler->state, STAT_SAMPLER_RUN);
 	stat_sampler_wake(sampler);

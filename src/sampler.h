@@ -5,10 +5,11 @@
  * stat\sampler\activate()) and stops it (RSHUTDOWN or deactivate()); the
  * thread is created at the first start and parked between requests, and
  * joined when the process shuts down (stat_sampler_free).
- * The sampler thread ticks on CLOCK_MONOTONIC absolute deadlines at the live
- * interval (re-read each tick, so the control socket reaches running
- * samplers), reads the executor through its frame reader and publishes one
- * sample per tick in the ring. A late tick is skipped and counted, never
+ * The sampler thread ticks at the live interval (re-read each tick, so the
+ * control socket reaches running samplers) on the live clock: CLOCK_MONOTONIC
+ * absolute deadlines, or the request thread's CPU time (see sampler.c), reads
+ * the executor through its frame reader and publishes one sample per tick in
+ * the ring. A late tick is skipped and counted, never
  * replayed. It waits on a futex, not a lock: stopping it is a store and a
  * wake, and waiting for it to park takes at most one sample's time.
  */
@@ -24,8 +25,12 @@ typedef struct _stat_sampler stat_sampler;
 stat_sampler *stat_sampler_create(void);
 void stat_sampler_free(stat_sampler *sampler);
 
-/* Start for this request (claims a place under stat.samplers); false if refused or running. */
-bool stat_sampler_start(stat_sampler *sampler, uint64_t request, uint64_t request_start);
+/*
+ * Start for this request (claims a place under stat.samplers); false if
+ * refused or running. record() is called once the place is claimed and gives
+ * the request's id (so a refused request writes no request record).
+ */
+bool stat_sampler_start(stat_sampler *sampler, uint64_t (*record)(void), uint64_t request_start);
 /*
  * Stop; with wait, return once the thread no longer samples (else the next
  * start waits for that). False if it was not running in this process.
