@@ -70,6 +70,8 @@
 /* opline .. prev_execute_data of a frame: what identifies it in a chain, and where it is */
 #define STAT_FRAME_HEAD_FROM   offsetof(zend_execute_data, opline)
 #define STAT_FRAME_HEAD_SPAN   (offsetof(zend_execute_data, prev_execute_data) + sizeof(void *) - STAT_FRAME_HEAD_FROM)
+/* local copies of frames (and heads) are viewed as frames: aligned as frames are */
+#define STAT_FRAME_ALIGNED     _Alignas(zend_execute_data)
 /* generators delegating with yield from, followed at most */
 #define STAT_FRAME_DELEGATION  64
 /* what is read of a generator: its class .. node.parent */
@@ -171,17 +173,17 @@ struct _stat_frame_reader {
 	uint32_t         *known_index;   /* open addressing: address -> index + 1 */
 	uint32_t          known_count;
 	/* the frames nearest the root, checked again at every use of `known` */
-	unsigned char     anchors[STAT_FRAME_ANCHORS][STAT_FRAME_HEAD_SPAN];
+	STAT_FRAME_ALIGNED unsigned char anchors[STAT_FRAME_ANCHORS][STAT_FRAME_HEAD_SPAN];
 	uint32_t          anchor_count;
 	bool              anchors_ok;
-	unsigned char    leaf[sizeof(zend_execute_data)];
+	STAT_FRAME_ALIGNED unsigned char leaf[sizeof(zend_execute_data)];
 	size_t           leaf_bytes;
 	stat_frame_found found[STAT_FRAME_SLOTS];
 	stat_frame_func  funcs[STAT_FRAME_SLOTS];
 	uintptr_t        func_addresses[STAT_FRAME_SLOTS];
 	struct iovec     local[2 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 2], remote[2 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 2];
-	unsigned char    leaf_again[STAT_FRAME_HEAD_SPAN];
-	unsigned char    caller_again[STAT_FRAME_HEAD_SPAN];
+	STAT_FRAME_ALIGNED unsigned char leaf_again[STAT_FRAME_HEAD_SPAN];
+	STAT_FRAME_ALIGNED unsigned char caller_again[STAT_FRAME_HEAD_SPAN];
 	stat_frame_cache cache[STAT_FRAME_CACHE];
 	uint32_t         cache_generation;
 };
@@ -252,13 +254,23 @@ typedef struct _stat_frame_region {
 } stat_frame_region;
 
 /*
+ * Every frame the engine makes is aligned (VM stack slots are zvals); an
+ * address that is not is garbage (a link copied from a frame being set up)
+ * and is never used as a view of a copy: that would be undefined behaviour.
+ */
+static inline bool stat_frame_aligned(uintptr_t address)
+{
+	return (address & (_Alignof(zend_execute_data) - 1)) == 0;
+}
+
+/*
  * Whether a whole frame at address lies in [lo, hi). The address may be any
  * value (a link copied from a frame being set up holds whatever the slot held
  * before): no arithmetic on it that could wrap.
  */
 static inline bool stat_frame_within(uintptr_t address, uintptr_t lo, uintptr_t hi)
 {
-	return address >= lo && address < hi && hi - address >= sizeof(zend_execute_data);
+	return stat_frame_aligned(address) && address >= lo && address < hi && hi - address >= sizeof(zend_execute_data);
 }
 
 /* The identifying head (func .. prev) of the frame at address, if the region holds it. */
@@ -554,7 +566,7 @@ static bool stat_frame_args(stat_frame_reader *reader, uintptr_t frame, uintptr_
 
 	if (count > 0) {
 		unsigned long first = declared ? 0 : 1, n = (declared ? 1 : 0) + (count > declared ? 1 : 0);
-		unsigned char head[STAT_FRAME_HEAD_SPAN];
+		STAT_FRAME_ALIGNED unsigned char head[STAT_FRAME_HEAD_SPAN];
 
 		/* the frame's head again, after the arguments: still the same call? */
 		local[first + n].iov_base = head;
@@ -815,6 +827,10 @@ static const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const s
 	uintptr_t page_lo = globals->page + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
 	const unsigned char *copy = NULL;
 	size_t available = 0;
+
+	if (!stat_frame_aligned(address)) {
+		return NULL;
+	}
 
 	if (stat_frame_within(address, reader->window_lo, reader->window_hi)) {
 		copy = reader->window + (address - reader->window_lo);
@@ -1242,7 +1258,7 @@ static bool stat_frame_count(stat_frame_reader *reader, const stat_frame_globals
 	uintptr_t next_page = globals->page, next_top = reader->window_lo;
 	uintptr_t pending[STAT_FRAME_DELEGATION + 1];
 	uint32_t count = 0, pending_count = 0, pending_at = 0, i;
-	unsigned char head[STAT_FRAME_HEAD_SPAN];
+	STAT_FRAME_ALIGNED unsigned char head[STAT_FRAME_HEAD_SPAN];
 	int reads = 0;
 
 	stat_frame_forget(reader);
