@@ -1,9 +1,14 @@
-# statq, stat's command-line client, built beside the extension.
-# Hook into the extension's build by adding to config.m4 (inside the PHP_STAT block):
-#     PHP_ADD_MAKEFILE_FRAGMENT([$ext_srcdir/tools/statq/Makefile.frag])
-# Then `make statq` builds tools/statq/statq and `make install-statq` installs it into
-# $(prefix)/bin, beside the php binary of the PHP it was built for (e.g. /usr/bin/statq).
-# The `all: statq` line below makes a plain `make` build it too (json-c is required).
+# statq, stat's command-line client, built beside the extension (config.m4
+# adds this fragment to the extension's Makefile).
+#
+# A plain `make` builds tools/statq/statq too (json-c and zlib are required).
+# `make install` installs stat.so into PHP's extension directory, as phpize's
+# Makefile does, and statq into /usr/local/bin: not into /usr/bin, which
+# belongs to the distribution's packages. STATQ_PREFIX changes that
+# (`make install STATQ_PREFIX=/opt/stat` installs /opt/stat/bin/statq).
+# `make uninstall` removes both.
+
+STATQ_PREFIX ?= /usr/local
 
 all: statq
 
@@ -11,7 +16,10 @@ statq:
 	$(MAKE) -C $(srcdir)/tools/statq
 
 install-statq: statq
-	$(MAKE) -C $(srcdir)/tools/statq install DESTDIR="$(INSTALL_ROOT)" BINDIR="$(prefix)/bin"
+	$(MAKE) -C $(srcdir)/tools/statq install DESTDIR="$(INSTALL_ROOT)" PREFIX="$(STATQ_PREFIX)" BINDIR="$(STATQ_PREFIX)/bin"
+
+uninstall-statq:
+	$(MAKE) -C $(srcdir)/tools/statq uninstall DESTDIR="$(INSTALL_ROOT)" PREFIX="$(STATQ_PREFIX)" BINDIR="$(STATQ_PREFIX)/bin"
 
 clean-statq:
 	$(MAKE) -C $(srcdir)/tools/statq clean
@@ -19,4 +27,7 @@ clean-statq:
 install: install-statq
 clean: clean-statq
 
-.PHONY: statq install-statq clean-statq
+uninstall: uninstall-statq
+	rm -f $(INSTALL_ROOT)$(EXTENSION_DIR)/stat.so
+
+.PHONY: statq install-statq uninstall-statq clean-statq uninstall
