@@ -16,11 +16,16 @@
  * and no arena work; the cache is emptied at each request start (a new
  * generation, nothing cleared), when the previous request's interned strings
  * may be gone.
- * When a stack is deeper than the frames kept, the frames under the cut are
- * counted once (page by page) and remembered by address with their function
- * and caller; later samples walk down from their cut, in memory, until they
- * meet a remembered frame that is unchanged, and the frames nearest the root
- * are re-read in (3) so that a different stack underneath is noticed.
+ * When a stack is deeper than the frames kept, it keeps its innermost frames
+ * and its outermost (stat_frame_outer: a quarter, at most 8), with the
+ * [truncated] marker between them. The frames under the cut are counted once
+ * (page by page) and remembered by address with their function, opline and
+ * caller; later samples walk down from their cut, in memory, until they meet
+ * a remembered frame that is unchanged. The remembered frames nearest the
+ * root are the outermost kept: their functions and lines are read in (3),
+ * and their heads re-read there too, so that a different stack underneath
+ * (or an outer frame now on another line) is noticed: then it is counted
+ * again and the sample taken once more.
  *
  * The engine changes the stack while it is copied, so everything is
  * validated: types and counts; the opline inside its function's opcodes (a
