@@ -77,8 +77,13 @@ $data = statq_flame_data(file_get_contents("$dir/evil.html"));
 printf("name kept exactly: %s\n", $data['names'] === ["A;B::$evil"] ? 'yes' : 'no');
 printf("title escaped: %s\n", strpos(file_get_contents("$dir/evil.html"), '<title>T &lt;&amp;&gt; &quot;&lt;/script&gt;') !== false ? 'yes' : 'no');
 
-/* an input without samples is an error, and writes no page */
-[$code, $out, $err] = statq_run(['flame', '-o', "$dir/empty.html", '-f', '/etc/services']);
+/* an input without samples (a text file of another kind: a services list) is an error, and writes no page */
+$services = '';
+foreach (['ftp' => 21, 'ssh' => 22, 'smtp' => 25, 'http' => 80, 'https' => 443] as $name => $port) {
+    $services .= "$name\t\t$port/tcp\t\t\t# $name\n";
+}
+file_put_contents("$dir/services", str_repeat($services, 70));
+[$code, $out, $err] = statq_run(['flame', '-o', "$dir/empty.html", '-f', "$dir/services"]);
 printf("not a recording: exit %d, page %s: %s", $code, file_exists("$dir/empty.html") ? 'written' : 'not written', substr($err, strpos($err, "\n") + 1));
 ?>
 --EXPECTF--
@@ -94,4 +99,4 @@ drawn by script, not in the markup: yes
 hostile names: exit 0, XML ok, HTML ok
 name kept exactly: yes
 title escaped: yes
-not a recording: exit 1, page not written: statq: flame: no samples in /etc/services: %d lines, none of them a stat sample (is it a recording of stat's stream?)
+not a recording: exit 1, page not written: statq: flame: no samples in %s/services: 350 lines, none of them a stat sample (is it a recording of stat's stream?)
