@@ -132,6 +132,8 @@ typedef struct _stat_frame_found {
 	uint32_t  line_data[2]; /* lineno, opcode (+ op types) */
 	uintptr_t prev;         /* the caller link copied */
 	bool      have_line;
+	uintptr_t generator;    /* a generator's frame: its zend_generator (0: none, or not checked) */
+	uintptr_t generator_frame; /* that generator's execute_data, read in (3) */
 } stat_frame_found;
 
 /*
@@ -186,7 +188,8 @@ struct _stat_frame_reader {
 	stat_frame_found found[STAT_FRAME_SLOTS];
 	stat_frame_func  funcs[STAT_FRAME_SLOTS];
 	uintptr_t        func_addresses[STAT_FRAME_SLOTS];
-	struct iovec     local[2 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 2], remote[2 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 2];
+	/* per frame: its function, its line, its generator; two heads again; the anchors */
+	struct iovec     local[3 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 2], remote[3 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 2];
 	STAT_FRAME_ALIGNED unsigned char leaf_again[STAT_FRAME_HEAD_SPAN];
 	STAT_FRAME_ALIGNED unsigned char caller_again[STAT_FRAME_HEAD_SPAN];
 	stat_frame_cache cache[STAT_FRAME_CACHE];
@@ -970,6 +973,20 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 		stat_frame_batch(reader, &iovecs, reader->leaf_again, reader->found[0].address + STAT_FRAME_HEAD_FROM, STAT_FRAME_HEAD_SPAN);
 		stat_frame_batch(reader, &iovecs, reader->caller_again, reader->found[1].address + STAT_FRAME_HEAD_FROM, STAT_FRAME_HEAD_SPAN);
 	}
+	/*
+	 * Each generator's execute_data: a generator that finished (its frame
+	 * freed, and the frame that resumed it reused by another call) must not
+	 * be followed to a caller it no longer has.
+	 */
+	for (i = 0; i < count; i++) {
+		stat_frame_found *found = &reader->found[i];
+
+		found->generator_frame = 0;
+		if (found->generator) {
+			stat_frame_batch(reader, &iovecs, &found->generator_frame,
+				found->generator + offsetof(zend_generator, execute_data), sizeof(found->generator_frame));
+		}
+	}
 	/* what must read for the stack to be trusted */
 	required = iovecs;
 
@@ -1046,6 +1063,13 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 		(stat_frame_head_func(reader->leaf_again) != reader->found[0].func ||
 		stat_frame_head_prev(reader->leaf_again) != reader->found[0].prev)))) {
 		return false;
+	}
+
+	for (i = 0; i < count; i++) {
+		if (reader->found[i].generator && reader->found[i].generator_frame != reader->found[i].address) {
+			/* the generator finished while its frame was copied: its links are stale */
+			return false;
+		}
 	}
 
 	reader->anchors_ok = reader->known_count && reader->anchor_count && iovecs > anchors;
@@ -1549,6 +1573,8 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 		found->num_args = ZEND_CALL_NUM_ARGS(ex);
 		found->call_info = ZEND_CALL_INFO(ex);
 		found->prev = (uintptr_t) ex->prev_execute_data;
+		/* a generator's frame keeps its generator in return_value (checked in (3)) */
+		found->generator = (found->call_info & ZEND_CALL_GENERATOR) ? (uintptr_t) ex->return_value : 0;
 		count++;
 		if (pending_at < pending_count) {
 			/* inside a delegation the generators' own links are stale */
