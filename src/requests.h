@@ -35,7 +35,7 @@ void stat_requests_init(stat_requests *requests, uint64_t records);
 /* Request thread (RINIT): publish a record; returns its id (never 0). */
 uint64_t stat_requests_begin(stat_requests *requests, const stat_request *request);
 
-/* Listener thread: copy the record for id; false if it was reused meanwhile. */
+/* Listener process: copy the record for id; false if it was reused meanwhile. */
 bool stat_requests_get(stat_requests *requests, uint64_t id, stat_request *out);
 
 #endif

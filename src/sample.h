@@ -4,7 +4,7 @@
  * A sample is a fixed header plus up to `stack` frames; names are string
  * references into the arena, the request is an id into the request table.
  * It is built by a sampler thread without touching the engine, published in
- * the ring, and encoded with json-c by the listener thread or the dump. The
+ * the ring, and encoded with json-c by the listener process or the dump. The
  * encoder replaces invalid UTF-8 with U+FFFD, so every line is valid JSON
  * whatever bytes a script name or URI holds.
  */
@@ -100,7 +100,7 @@ typedef struct _stat_sample {
 /* Bytes a sample with room for `stack` frames needs. */
 size_t stat_sample_size(uint64_t stack);
 
-/* Listener thread or MSHUTDOWN: append the sample as one JSON line. */
+/* Listener process or MSHUTDOWN: append the sample as one JSON line. */
 bool stat_sample_encode(const stat_sample *sample, stat_buffer *out);
 
 /* Append {"type":"lost","count":N,"elapsed":…}. */

@@ -1,7 +1,7 @@
 /*
  * strings.c: see strings.h. Writers: sampler threads (any process) and the
  * request thread (RINIT interns the script path and method). Readers: the
- * listener thread and MSHUTDOWN.
+ * listener process and MSHUTDOWN.
  */
 #include <string.h>
 
