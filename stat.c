@@ -102,7 +102,8 @@ static void stat_sockets_open(void)
 /*
  * RINIT, at most once a second a process: a listener that stopped serving
  * because it is gone (killed) is written to PHP's error log, once for the
- * pool: nobody reads the stream or changes sampling until php-fpm reloads.
+ * pool, and its clients_connected counter is set to 0: nobody reads the
+ * stream or changes sampling until php-fpm reloads.
  * Costs a clock read and an atomic load while the listener serves.
  */
 static void stat_listener_watch(uint64_t now)
@@ -121,6 +122,8 @@ static void stat_listener_watch(uint64_t now)
 	if (strcmp(state, "gone") != 0 || !stat_atomic_cas(&stat_memory->listener.reported, &expected, (uint64_t) pid)) {
 		return;
 	}
+	/* nobody is connected to a listener that is gone: the count it kept would stay frozen */
+	stat_atomic_store(STAT_COUNTER(clients_connected), 0);
 	snprintf(message, sizeof(message), "stat: the listener process (pid %ld) is gone: %s and %s are not served "
 		"(samples are still taken); reload or restart PHP to start a new one", (long) pid,
 		stat_stream_listening ? stat_stream_socket.address.text : "no stream", stat_control_listening ? stat_control_socket.address.text : "no control socket");
