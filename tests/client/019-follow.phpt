@@ -67,7 +67,7 @@ printf("recording: samples of both: %s, no sample twice: %s, status lines: %d\n"
     count(array_intersect([$pid1, $pid2], array_column(array_column($samples, 'request'), 'pid'))) === 2 ? 'yes' : 'no',
     count(array_unique($keys)) === count($keys) ? 'yes' : 'no', $statuses);
 
-/* --retry: nobody comes back; record gives up after about that long and keeps what it has */
+/* --retry: nobody comes back; record gives up after about that long, keeps what it has and exits 1 */
 $third = new StatChild($ini, $busy);
 var_dump($third->waitFor("\n"));
 $pid3 = (int) substr($third->stdout(), 4);
@@ -104,7 +104,7 @@ int(0)
 recording: samples of both: yes, no sample twice: yes, status lines: 2
 bool(true)
 int(0)
-gave up: exit 0, within a few seconds: yes
+gave up: exit 1, within a few seconds: yes
 statq: record: the stream from unix://DIR/stream.sock ended (PHP reloaded or restarted?); reconnecting, for up to N s
 statq: record: gave up reconnecting: cannot connect to unix://DIR/stream.sock: No such file or directory (is PHP running with stat loaded, and stat.stream/stat.control set to this path?)
 bool(true)
