@@ -58,8 +58,16 @@ ZEND_API size_t zend_memory_peak_usage(bool real_usage)
 	return stat_fuzz_engine_state.heap.peak;
 }
 
-/* opcache's settings, as the reader asks for them: the JIT on or off */
-ZEND_API zend_long zend_ini_long(const char *name, size_t name_length, int orig)
+/* opcache's settings, as the reader asks for them: the JIT on or off (PHP 8.6 made `orig` a bool, the string const) */
+#if PHP_VERSION_ID >= 80600
+# define STAT_FUZZ_INI_ORIG   bool
+# define STAT_FUZZ_INI_STRING const char
+#else
+# define STAT_FUZZ_INI_ORIG   int
+# define STAT_FUZZ_INI_STRING char
+#endif
+
+ZEND_API zend_long zend_ini_long(const char *name, size_t name_length, STAT_FUZZ_INI_ORIG orig)
 {
 	if (!strcmp(name, "opcache.jit_buffer_size")) {
 		return stat_fuzz_engine_state.jit ? 64 * 1024 * 1024 : 0;
@@ -70,7 +78,7 @@ ZEND_API zend_long zend_ini_long(const char *name, size_t name_length, int orig)
 	return 0;
 }
 
-ZEND_API char *zend_ini_string_ex(const char *name, size_t name_length, int orig, bool *exists)
+ZEND_API STAT_FUZZ_INI_STRING *zend_ini_string_ex(const char *name, size_t name_length, STAT_FUZZ_INI_ORIG orig, bool *exists)
 {
 	if (!strcmp(name, "opcache.jit")) {
 		return stat_fuzz_engine_state.jit ? "tracing" : "disable";
