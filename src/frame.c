@@ -294,7 +294,7 @@ static inline uintptr_t stat_frame_head_func(const unsigned char *head)
 {
 	uintptr_t func;
 
-	memcpy(&func, head + offsetof(zend_execute_data, func) - STAT_FRAME_HEAD_FROM, sizeof(func));
+	memcpy(&func, head + (offsetof(zend_execute_data, func) - STAT_FRAME_HEAD_FROM), sizeof(func));
 	return func;
 }
 
@@ -302,20 +302,20 @@ static inline uintptr_t stat_frame_head_prev(const unsigned char *head)
 {
 	uintptr_t prev;
 
-	memcpy(&prev, head + offsetof(zend_execute_data, prev_execute_data) - STAT_FRAME_HEAD_FROM, sizeof(prev));
+	memcpy(&prev, head + (offsetof(zend_execute_data, prev_execute_data) - STAT_FRAME_HEAD_FROM), sizeof(prev));
 	return prev;
 }
 
 static inline const zval *stat_frame_head_this(const unsigned char *head)
 {
-	return (const zval *) (head + offsetof(zend_execute_data, This) - STAT_FRAME_HEAD_FROM);
+	return (const zval *) (head + (offsetof(zend_execute_data, This) - STAT_FRAME_HEAD_FROM));
 }
 
 static inline uintptr_t stat_frame_head_opline(const unsigned char *head)
 {
 	uintptr_t opline;
 
-	memcpy(&opline, head + offsetof(zend_execute_data, opline) - STAT_FRAME_HEAD_FROM, sizeof(opline));
+	memcpy(&opline, head + (offsetof(zend_execute_data, opline) - STAT_FRAME_HEAD_FROM), sizeof(opline));
 	return opline;
 }
 
@@ -1228,8 +1228,9 @@ static bool stat_frame_generator(stat_frame_reader *reader, uintptr_t generator,
 	if (ce != (uintptr_t) zend_ce_generator) {
 		return false;
 	}
-	memcpy(execute_data, bytes + offsetof(zend_generator, execute_data) - STAT_FRAME_GENERATOR_FROM, sizeof(*execute_data));
-	memcpy(parent, bytes + offsetof(zend_generator, node.parent) - STAT_FRAME_GENERATOR_FROM, sizeof(*parent));
+	/* (offsets into the copy: a pointer past its end, even in passing, is undefined) */
+	memcpy(execute_data, bytes + (offsetof(zend_generator, execute_data) - STAT_FRAME_GENERATOR_FROM), sizeof(*execute_data));
+	memcpy(parent, bytes + (offsetof(zend_generator, node.parent) - STAT_FRAME_GENERATOR_FROM), sizeof(*parent));
 	return true;
 }
 
