@@ -1773,6 +1773,14 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 					return false;
 				}
 			}
+			/*
+			 * Something was left out, so more frames lie below the cut than
+			 * are kept from its far end: a count that says otherwise came
+			 * from links changed under us (or garbage): torn.
+			 */
+			if (generators + below <= kept_outer) {
+				return false;
+			}
 			sample->true_depth = count + generators + below;
 			/* the [truncated] marker goes between the innermost and the outermost frames */
 			sample->cut = (uint8_t) count;
