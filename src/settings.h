@@ -4,8 +4,10 @@
  *
  * Every INI value is validated in its handler; an invalid one gets one startup
  * warning naming the setting, what was wrong and the value used instead, and
- * PHP keeps running. Code reads settings through stat_settings() and the live
- * ones through stat_live_*(), never through INI_INT().
+ * PHP keeps running. Code reads the INI settings through stat_settings_get()
+ * and the live ones with atomic loads of stat_memory->live (memory.h), never
+ * through INI_INT(). The control codes and the ranges the INI values share
+ * with the controls are in control_codes.h.
  */
 #ifndef STAT_SETTINGS_H
 #define STAT_SETTINGS_H
@@ -14,22 +16,15 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "control_codes.h"  /* STAT_INTERVAL_MIN/MAX, STAT_STACK_MAX, STAT_SAMPLERS_LIMIT_MAX, STAT_CLOCK_* */
 #include "listener.h"
 
-#define STAT_INTERVAL_MIN     10
-#define STAT_INTERVAL_MAX     10000000
 #define STAT_INTERVAL_DEFAULT 100
 #define STAT_SAMPLES_MAX      16777216
 #define STAT_SAMPLES_DEFAULT  10000
 #define STAT_STRINGS_MIN      4096
 #define STAT_STRINGS_DEFAULT  (32 * 1024 * 1024)
-#define STAT_STACK_MAX        256
 #define STAT_STACK_DEFAULT    64
-#define STAT_SAMPLERS_LIMIT_MAX 1000000
-
-/* stat.clock: what the interval is measured in */
-#define STAT_CLOCK_WALL 0  /* wall-clock time: where requests spend their time, waiting included */
-#define STAT_CLOCK_CPU  1  /* the request thread's CPU time: where the CPU goes */
 
 typedef struct _stat_settings {
 	bool          autostart;
@@ -50,11 +45,15 @@ typedef struct _stat_settings {
 	stat_address  control;
 } stat_settings;
 
-/* Request thread, MINIT: register the INI entries (validating them). */
+/* MINIT and MSHUTDOWN (the main thread): register the INI entries (validating them), and unregister. */
 void stat_settings_minit(int module_number);
 void stat_settings_mshutdown(int module_number);
 
-/* Any PHP thread: the settings as read at startup. */
+/*
+ * The settings as read at startup: written only in MINIT, read-only after,
+ * so any thread of any process forked afterwards (the listener too) reads
+ * its own copy without a lock.
+ */
 const stat_settings *stat_settings_get(void);
 
 #endif
