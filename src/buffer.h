@@ -1,6 +1,8 @@
 /*
- * buffer.h: growable memory for the listener (malloc, never PHP's allocator:
- * the listener is not a PHP thread).
+ * buffer.h: growable memory for the encoder, the listener and the dump:
+ * malloc, never PHP's allocator (the listener process runs no PHP, and what
+ * the encoder keeps lives for the process, past any request). Process-local;
+ * the listener process and MSHUTDOWN only.
  */
 #ifndef STAT_BUFFER_H
 #define STAT_BUFFER_H

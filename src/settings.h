@@ -26,23 +26,27 @@
 #define STAT_STRINGS_DEFAULT  (32 * 1024 * 1024)
 #define STAT_STACK_DEFAULT    64
 
+/*
+ * The INI settings as validated: written by the INI handlers in MINIT, read
+ * only after (the live ones start from these, then follow stat_live).
+ */
 typedef struct _stat_settings {
-	bool          autostart;
-	int64_t       samplers;
-	int64_t       samples;
-	int64_t       interval;
-	bool          arginfo;
-	uint64_t      strings;
-	int64_t       stack;
+	bool          autostart;       /* stat.auto */
+	int64_t       samplers;        /* stat.samplers: 0 unlimited */
+	int64_t       samples;         /* stat.samples: ring slots */
+	int64_t       interval;        /* stat.interval: microseconds */
+	bool          arginfo;         /* stat.arginfo */
+	uint64_t      strings;         /* stat.strings: arena bytes */
+	int64_t       stack;           /* stat.stack: frames a slot holds, the most the live stack may be */
 	int64_t       clock;           /* STAT_CLOCK_WALL or STAT_CLOCK_CPU */
-	int           dump;
+	int           dump;            /* stat.dump: a file descriptor, 0 off */
 	mode_t        socket_mode;     /* the stream socket's */
 	mode_t        control_mode;    /* the control socket's */
 	gid_t         socket_group;    /* (gid_t) -1: unchanged */
 	bool          socket_group_invalid;  /* a group was named that does not exist: no unix sockets */
 	char          socket_group_name[64];
-	stat_address  stream;
-	stat_address  control;
+	stat_address  stream;          /* stat.stream, parsed (family 0: off) */
+	stat_address  control;         /* stat.control, parsed */
 } stat_settings;
 
 /* MINIT and MSHUTDOWN (the main thread): register the INI entries (validating them), and unregister. */
