@@ -12,9 +12,9 @@
 
 /* A growable byte buffer. */
 typedef struct _stat_buffer {
-	char  *data;
-	size_t length;
-	size_t capacity;
+	char  *data;      /* malloc'd; NULL until the first append */
+	size_t length;    /* bytes used */
+	size_t capacity;  /* bytes allocated */
 } stat_buffer;
 
 bool stat_buffer_append(stat_buffer *buffer, const char *data, size_t length);

@@ -24,9 +24,10 @@
 
 #include "control_codes.h"  /* the codes, reply statuses and ranges, shared with statq */
 
+/* The 16 bytes sent back for each whole message (control_codes.h). */
 typedef struct _stat_control_reply {
-	int64_t status;
-	int64_t value;
+	int64_t status;  /* STAT_CONTROL_APPLIED, _UNKNOWN, _OUT_OF_RANGE or _ABOVE_MAX */
+	int64_t value;   /* by status: the setting now in force, 0, the setting unchanged, the maximum */
 } stat_control_reply;
 
 /* Apply one message; invalid ones are counted and change nothing. Any thread. */

@@ -64,14 +64,14 @@ typedef struct _stat_arg {
 	uint32_t meta;      /* string length, array count, object class (string ref) */
 } stat_arg;
 
-/* One frame of a stack: names are string references, 0 when absent. */
+/* One frame of a stack: names are string references, 0 when absent. Written by frame.c, read by the encoder. */
 typedef struct _stat_frame {
-	uint32_t function;
-	uint32_t scope;
-	uint32_t file;
-	uint32_t line;
-	uint32_t start;    /* a closure's first line */
-	uint32_t flags;
+	uint32_t function; /* the function's name ({closure}, {fiber} for those) */
+	uint32_t scope;    /* its class's name */
+	uint32_t file;     /* a user function's file; 0 for a built-in one */
+	uint32_t line;     /* the line it is on (STAT_FRAME_LINE) */
+	uint32_t start;    /* a closure's first line (STAT_FRAME_START) */
+	uint32_t flags;    /* STAT_FRAME_* */
 } stat_frame;
 
 /*
