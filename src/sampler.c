@@ -60,24 +60,31 @@
 #define STAT_SAMPLER_PARKED 2
 #define STAT_SAMPLER_EXIT   3
 
+/*
+ * Process-local (malloc'd), shared by the request thread (R) and the sampler
+ * thread (S). R writes everything but `state` only while S is parked or not
+ * started; the store of RUN publishes it. S reads those fields while it runs
+ * and writes only `state` (PARKED), `random` and what its reader and sample
+ * hold.
+ */
 struct _stat_sampler {
-	pthread_t          thread;
-	pid_t              thread_pid;  /* the process the thread runs in; 0: no thread */
-	pid_t              pid;         /* the process of the request sampled */
-	bool               running;
-	int                place;
-	stat_atomic_u32    state;
-	uint64_t           request;
-	uint64_t           request_start;
-	stat_frame_reader *reader;
-	stat_sample       *sample;
-	size_t             sample_size;
+	pthread_t          thread;      /* R: created at the first start, joined by stat_sampler_free */
+	pid_t              thread_pid;  /* R: the process the thread runs in; 0: no thread (a forked child has none) */
+	pid_t              pid;         /* R: the process of the request sampled */
+	bool               running;     /* R only: started and not yet stopped */
+	int                place;       /* R only: the place held in the shared table of samplers, -1: none */
+	stat_atomic_u32    state;       /* STAT_SAMPLER_*: R stores RUN, PARK, EXIT; S turns PARK into PARKED */
+	uint64_t           request;     /* R: the request record's id, put in every sample (S reads) */
+	uint64_t           request_start;  /* R: when the request began (stat's clock; S reads) */
+	stat_frame_reader *reader;      /* R creates and resets it while S is parked; S reads the executor with it */
+	stat_sample       *sample;      /* S: the sample being built (sample_size bytes) */
+	size_t             sample_size; /* the ring's sample size, fixed at MINIT */
 	uint64_t           stack_capacity;  /* frames a ring slot holds */
-	clockid_t          cpu_clock;       /* the request thread's CPU clock */
+	clockid_t          cpu_clock;       /* R: the request thread's CPU clock (S reads it on the cpu clock) */
 	bool               cpu_clock_ok;
-	pid_t              tid;             /* the request thread */
-	int                task_stat;       /* its /proc/self/task/TID/stat (its scheduling state), or -1 */
-	uint64_t           random;          /* the sampler thread's: the phase of each request's first tick */
+	pid_t              tid;             /* R: the request thread */
+	int                task_stat;       /* R opens: its /proc/self/task/TID/stat (its scheduling state), or -1; S reads */
+	uint64_t           random;          /* S: the state that draws the phase of each request's first tick (seeded by R at creation) */
 };
 
 static void stat_sampler_wake(stat_sampler *sampler);
