@@ -83,6 +83,18 @@ const statq_command statq_commands[] = {
 		"appears under its name only when recording ends, complete. Read it back with -f.\n"
 		"\n"
 		"example: statq record -s /run/php/stat.stream --seconds 30 -o recording.jsonl.gz"},
+	{"pprof", STATQ_CMD_PPROF, statq_pprof_main,
+		"a gzip-compressed pprof profile (go tool pprof, speedscope, Grafana Pyroscope)",
+		"pprof [options] -o FILE.pb.gz",
+		"Writes the samples as a pprof profile (profile.proto), gzip-compressed whatever the\n"
+		"name. Sample types: samples/count, and wall/nanoseconds or cpu/nanoseconds by the\n"
+		"clock each sample was taken on (\"clock\"; both when the stream switched). A sample's\n"
+		"time is the sampling interval: settings.interval of the stream's status line, or\n"
+		"without one (a stat.dump file) the median gap between samples of one request. Stacks\n"
+		"are leaf first; functions are named as fold and flame name them, with their file and\n"
+		"(closures) start line; locations carry the line. Labels: pid, uri, method, script.\n"
+		"\n"
+		"example: statq pprof -f recording.jsonl.gz -o profile.pb.gz && go tool pprof -top profile.pb.gz"},
 	{"ctl", STATQ_CMD_CTL, statq_ctl_main,
 		"change a running stat: interval, auto, samplers, arginfo, stack, clock",
 		"ctl [-c ADDRESS] NAME VALUE [NAME VALUE ...]",
@@ -298,7 +310,7 @@ int main(int argc, char **argv)
 	}
 	command = statq_command_find(argv[1]);
 	if (!command) {
-		statq_error("unknown command '%s' (commands: top, fold, flame, speedscope, record, ctl, status; see statq --help)", argv[1]);
+		statq_error("unknown command '%s' (commands: top, fold, flame, speedscope, record, pprof, ship, aggregate, ctl, status; see statq --help)", argv[1]);
 		return STATQ_USAGE;
 	}
 	statq_signals();
