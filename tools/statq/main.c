@@ -95,6 +95,41 @@ const statq_command statq_commands[] = {
 		"(closures) start line; locations carry the line. Labels: pid, uri, method, script.\n"
 		"\n"
 		"example: statq pprof -f recording.jsonl.gz -o profile.pb.gz && go tool pprof -top profile.pb.gz"},
+	{"ship", STATQ_CMD_SHIP, statq_ship_main,
+		"forward samples to a Redis stream, in batches, for a fleet's aggregate",
+		"ship [-s ADDRESS | -f FILE] --redis ADDRESS --stream KEY [options]",
+		"Reads stat's stream (or a recording) and adds the samples to a Redis stream, up to\n"
+		"--batch samples per entry (XADD, pipelined, over one connection kept open; MAXLEN ~\n"
+		"--maxlen trims the stream). An entry's fields: v=1, type=samples, host, pool, n, first\n"
+		"and last (the samples' Unix times), lost, encoding (jsonl+gzip, or jsonl with --plain)\n"
+		"and samples: stat's JSON lines, each ending in a newline. Redis down or slow never\n"
+		"holds up reading: entries wait in memory (--buffer), the connection is tried again\n"
+		"(0.1 s to 5 s apart), and what did not fit is dropped, counted, said on stderr and\n"
+		"added to the stream as an entry type=dropped (n: since the last one, total). It ends\n"
+		"when the stream ends (with --follow it connects again), sending what is queued for up\n"
+		"to 5 s, and says how many samples it read, shipped and dropped. Exit 1 when nothing\n"
+		"could be shipped.\n"
+		"\n"
+		"example: statq ship -s /run/php/stat.stream --follow --redis redis://10.0.0.5:6379 --stream stat:samples"},
+	{"aggregate", STATQ_CMD_AGGREGATE, statq_aggregate_main,
+		"fold a Redis stream of samples into hourly and daily flame graphs",
+		"aggregate --redis ADDRESS --stream KEY --group NAME --dir DIR [options]",
+		"Reads the entries statq ship adds through a consumer group (created with the stream\n"
+		"when missing) and adds their samples, by the hour and the day they were taken (UTC),\n"
+		"to folded stacks: DIR/hourly/YYYY-MM-DD_HH.ENTRY.folded and\n"
+		"DIR/daily/YYYY-MM-DD.ENTRY.folded, where ENTRY is `all` or the script (its path with\n"
+		"'/' as '_'), each with its flame graph (.html) beside it, and DIR/index.html listing\n"
+		"them by day. An entry is acknowledged (XACK) only once its samples are on disk\n"
+		"(written, synced, renamed, through a journal so that a crash never counts it twice).\n"
+		"Entries left pending by a consumer that died are taken over after --claim-idle\n"
+		"seconds. Malformed entries are counted, said and acknowledged. Periods whose end is\n"
+		"more than an hour past are gzip-compressed (.folded.gz); files older than\n"
+		"--retain-hours / --retain-days are removed. --once processes what the stream holds\n"
+		"and exits; otherwise it runs until SIGTERM or Ctrl-C, writing at least every --flush\n"
+		"seconds. Memory grows with the distinct stacks of the periods being written, not with\n"
+		"the samples.\n"
+		"\n"
+		"example: statq aggregate --redis redis://10.0.0.5:6379 --stream stat:samples --group flames --dir /var/www/flames"},
 	{"ctl", STATQ_CMD_CTL, statq_ctl_main,
 		"change a running stat: interval, auto, samplers, arginfo, stack, clock",
 		"ctl [-c ADDRESS] NAME VALUE [NAME VALUE ...]",
