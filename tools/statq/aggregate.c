@@ -21,9 +21,9 @@
  * files.
  *
  * Writing, exactly once: every file touched is written merged with what it
- * held to a temporary file, synced; then a journal naming each rename and
+ * held to a temporary file, all synced at once (syncfs); then a journal naming each rename and
  * each entry id to acknowledge is written, synced and renamed into place
- * (the commit point); then the renames are done, the directories synced,
+ * (the commit point); then the renames are done and synced (syncfs),
  * the entries acknowledged (XACK) and the journal removed. A restart finds
  * a journal and finishes it (renames whose temporary file is still there,
  * XACK again: both harmless twice); without one, the temporary files are
@@ -64,7 +64,7 @@
 typedef struct _statq_agg_file {
 	char       *key;
 	time_t      start, end;   /* the period */
-	statq_table stacks;       /* folded stack -> samples */
+	statq_table stacks;       /* stack id (uint32_t) -> samples */
 } statq_agg_file;
 
 typedef struct _statq_agg {
@@ -75,6 +75,12 @@ typedef struct _statq_agg {
 	double       backoff;
 
 	statq_table  file_index;  /* file key -> index in files */
+	statq_table  stack_ids;   /* folded stack -> id + 1 (each stack's text is kept once) */
+	const char **stack_texts; /* id -> the text (stack_ids' copy) */
+	size_t       stack_count, stacks_capacity;
+	statq_table  quads;       /* {hour, entry point} -> index in quad_files */
+	uint32_t    (*quad_files)[4]; /* the four files a sample of that hour and entry point counts in */
+	size_t       quad_count, quad_capacity;
 	statq_agg_file *files;
 	size_t       files_count, files_capacity;
 	size_t       bytes;       /* stack bytes held */
@@ -160,13 +166,61 @@ static statq_agg_file *statq_agg_file_get(statq_agg *agg, bool daily, time_t whe
 	return &agg->files[*index];
 }
 
-static void statq_agg_count(statq_agg *agg, statq_agg_file *file, const char *stack, size_t length, uint64_t count)
+static void statq_agg_count(statq_agg *agg, statq_agg_file *file, uint32_t stack, uint64_t count)
 {
 	bool added;
-	size_t before = file->stacks.bytes;
 
-	*statq_table_get(&file->stacks, stack, length, &added) += count;
-	agg->bytes += file->stacks.bytes - before + (added ? sizeof(statq_table_entry) * 2 : 0);
+	*statq_table_get(&file->stacks, &stack, sizeof(stack), &added) += count;
+	if (added) {
+		agg->bytes += sizeof(statq_table_entry) * 2 + 16;
+	}
+}
+
+/* The id of a stack's text, interned. */
+static uint32_t statq_agg_stack(statq_agg *agg, const char *stack, size_t length)
+{
+	bool added;
+	uint64_t *value = statq_table_get(&agg->stack_ids, stack, length, &added);
+
+	if (added) {
+		if (agg->stack_count == agg->stacks_capacity) {
+			agg->stacks_capacity = agg->stacks_capacity ? agg->stacks_capacity * 2 : 1024;
+			agg->stack_texts = statq_realloc(agg->stack_texts, agg->stacks_capacity * sizeof(char *));
+		}
+		agg->stack_texts[agg->stack_count] = statq_table_find(&agg->stack_ids, stack, length)->key;
+		*value = ++agg->stack_count;
+		agg->bytes += length + 1 + sizeof(statq_table_entry) * 2 + 16;
+	}
+	return (uint32_t) (*value - 1);
+}
+
+/* The four files a sample taken at `when` in the script `path` counts in. */
+static const uint32_t *statq_agg_quad(statq_agg *agg, time_t when, const char *path)
+{
+	char key[1100], entry[1024];
+	int64_t hour = (int64_t) (when - (when % 3600));
+	size_t length;
+	bool added;
+	uint64_t *value;
+
+	memcpy(key, &hour, sizeof(hour));
+	length = sizeof(hour) + (size_t) snprintf(key + sizeof(hour), sizeof(key) - sizeof(hour), "%.1000s", path ? path : "");
+	value = statq_table_get(&agg->quads, key, length, &added);
+	if (added) {
+		if (agg->quad_count == agg->quad_capacity) {
+			agg->quad_capacity = agg->quad_capacity ? agg->quad_capacity * 2 : 64;
+			agg->quad_files = statq_realloc(agg->quad_files, agg->quad_capacity * sizeof(*agg->quad_files));
+		}
+		*value = agg->quad_count;
+		statq_agg_entry_name(path, entry, sizeof(entry));
+		/* statq_agg_file_get may move files, not quads: take each index as it comes */
+		agg->quad_files[agg->quad_count][0] = (uint32_t) (statq_agg_file_get(agg, false, when, "all") - agg->files);
+		agg->quad_files[agg->quad_count][1] = (uint32_t) (statq_agg_file_get(agg, true, when, "all") - agg->files);
+		agg->quad_files[agg->quad_count][2] = (uint32_t) (statq_agg_file_get(agg, false, when, entry) - agg->files);
+		agg->quad_files[agg->quad_count][3] = (uint32_t) (statq_agg_file_get(agg, true, when, entry) - agg->files);
+		agg->quad_count++;
+	}
+	return agg->quad_files[*value];
 }
 
 /* Append a frame's name, escaped as statq fold writes it. */
@@ -195,7 +249,8 @@ static bool statq_agg_line(statq_agg *agg, const char *line, size_t length, doub
 {
 	json_object *object, *type;
 	statq_sample *sample = &agg->sample;
-	char entry[256];
+	const uint32_t *quad;
+	uint32_t stack;
 	size_t at = 0, i;
 	time_t when;
 	const char *kind;
@@ -225,11 +280,11 @@ static bool statq_agg_line(statq_agg *agg, const char *line, size_t length, doub
 		at = statq_agg_name(agg, at, sample->frames[i].name);
 	}
 	when = (time_t) (sample->time > 0 ? sample->time : fallback);
-	statq_agg_entry_name(sample->path, entry, sizeof(entry));
-	statq_agg_count(agg, statq_agg_file_get(agg, false, when, "all"), agg->stack, at, 1);
-	statq_agg_count(agg, statq_agg_file_get(agg, true, when, "all"), agg->stack, at, 1);
-	statq_agg_count(agg, statq_agg_file_get(agg, false, when, entry), agg->stack, at, 1);
-	statq_agg_count(agg, statq_agg_file_get(agg, true, when, entry), agg->stack, at, 1);
+	quad = statq_agg_quad(agg, when, sample->path);
+	stack = statq_agg_stack(agg, agg->stack, at);
+	for (i = 0; i < 4; i++) {
+		statq_agg_count(agg, &agg->files[quad[i]], stack, 1);
+	}
 	agg->samples++;
 	json_object_put(object);
 	return true;
@@ -482,6 +537,20 @@ static void statq_agg_unfold(statq_sample *sample, char *stack)
 	sample->depth = count;
 }
 
+/* syncfs(): everything written to the file system that holds path, on disk */
+static bool statq_agg_syncfs(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY);
+	bool ok;
+
+	if (fd < 0) {
+		return false;
+	}
+	ok = syncfs(fd) == 0;
+	close(fd);
+	return ok;
+}
+
 static bool statq_agg_sync_dir(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_DIRECTORY);
@@ -515,14 +584,15 @@ static FILE *statq_agg_create(const char *dir, const char *name, char *temp, siz
 	return file;
 }
 
-static bool statq_agg_finish(FILE *file, gzFile gz, const char *temp)
+/* Close a file written by statq_agg_create; synced when sync (otherwise a later syncfs covers it). */
+static bool statq_agg_finish(FILE *file, gzFile gz, const char *temp, bool sync)
 {
 	bool ok = true;
 
 	if (gz && gzclose(gz) != Z_OK) {
 		ok = false;
 	}
-	if (fflush(file) != 0 || fsync(fileno(file)) != 0) {
+	if (fflush(file) != 0 || (sync && fsync(fileno(file)) != 0)) {
 		ok = false;
 	}
 	if (fclose(file) != 0) {
@@ -575,9 +645,10 @@ static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg
 		return false;
 	}
 	while ((entry = statq_table_next(&file->stacks, &position))) {
+		const char *text = agg->stack_texts[*(const uint32_t *) (const void *) entry->key];
 		bool added;
 
-		*statq_table_get(&merged, entry->key, entry->length, &added) += entry->value;
+		*statq_table_get(&merged, text, strlen(text), &added) += entry->value;
 	}
 	sorted = statq_alloc((merged.used ? merged.used : 1) * sizeof(*sorted));
 	position = 0;
@@ -604,7 +675,7 @@ static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg
 			fwrite(number, 1, (size_t) length, out);
 		}
 	}
-	if (!statq_agg_finish(out, gz, temp)) {
+	if (!statq_agg_finish(out, gz, temp, false)) {
 		free(sorted);
 		statq_table_free(&merged);
 		return false;
@@ -632,7 +703,7 @@ static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg
 	snprintf(title, sizeof(title), "%s (UTC)", file->key);
 	if ((out = statq_agg_create(dir, name, temp, sizeof(temp), NULL))) {
 		statq_flame_profile(out, title, profile, agg->options->stream, 0);
-		if (statq_agg_finish(out, NULL, temp)) {
+		if (statq_agg_finish(out, NULL, temp, false)) {
 			snprintf((*renames)[*count].from, sizeof((*renames)[*count].from), "%s", temp);
 			snprintf((*renames)[*count].to, sizeof((*renames)[*count].to), "%s", html);
 			(*renames)[*count].remove[0] = '\0';
@@ -732,6 +803,11 @@ static bool statq_agg_flush(statq_agg *agg)
 		ok = statq_agg_write_file(agg, &agg->files[i], &renames, &count, &capacity);
 	}
 	snprintf(journal, sizeof(journal), "%s/.journal", agg->dir);
+	/* every temporary file on disk (one syncfs for the file system, not an fsync per file) */
+	if (ok && !statq_agg_syncfs(agg->dir)) {
+		statq_error("aggregate: cannot sync the file system of %s: %s", agg->dir, strerror(errno));
+		ok = false;
+	}
 	if (ok && (out = statq_agg_create(agg->dir, "journal", temp, sizeof(temp), NULL))) {
 		for (i = 0; i < count; i++) {
 			fprintf(out, "rename\t%s\t%s\n", renames[i].from, renames[i].to);
@@ -742,7 +818,7 @@ static bool statq_agg_flush(statq_agg *agg)
 		for (i = 0; i < agg->ids_count; i++) {
 			fprintf(out, "ack\t%s\n", agg->ids[i]);
 		}
-		ok = statq_agg_finish(out, NULL, temp);
+		ok = statq_agg_finish(out, NULL, temp, true);
 		if (ok && (rename(temp, journal) != 0 || !statq_agg_sync_dir(agg->dir))) {
 			statq_error("aggregate: cannot commit the journal %s: %s", journal, strerror(errno));
 			ok = false;
@@ -763,16 +839,8 @@ static bool statq_agg_flush(statq_agg *agg)
 	}
 	statq_agg_crash_point("committed");
 	statq_agg_apply(journal, &agg->redis, agg->options->stream, agg->options->consumer_group, false);
-	statq_agg_sync_dir(agg->dir);
-	for (i = 0; i < count; i++) {
-		char *slash = strrchr(renames[i].to, '/');
-
-		if (slash && (i == 0 || strncmp(renames[i].to, renames[i - 1].to, (size_t) (slash - renames[i].to)) != 0)) {
-			*slash = '\0';
-			statq_agg_sync_dir(renames[i].to);
-			*slash = '/';
-		}
-	}
+	/* the renames on disk before the entries are acknowledged */
+	statq_agg_syncfs(agg->dir);
 	free(renames);
 	statq_agg_crash_point("renamed");
 	if (agg->redis.context) {
@@ -789,6 +857,10 @@ static bool statq_agg_flush(statq_agg *agg)
 	}
 	agg->files_count = 0;
 	statq_table_clear(&agg->file_index);
+	statq_table_clear(&agg->stack_ids);
+	statq_table_clear(&agg->quads);
+	agg->stack_count = 0;
+	agg->quad_count = 0;
 	agg->bytes = 0;
 	for (i = 0; i < agg->ids_count; i++) {
 		free(agg->ids[i]);
@@ -853,7 +925,7 @@ static void statq_agg_compress(const char *dir, const char *name)
 		gzwrite(gz, buffer, (unsigned) got);
 	}
 	fclose(in);
-	if (statq_agg_finish(out, gz, temp) && rename(temp, target) == 0) {
+	if (statq_agg_finish(out, gz, temp, true) && rename(temp, target) == 0) {
 		statq_agg_sync_dir(dir);
 		unlink(plain);
 	}
@@ -961,7 +1033,7 @@ static void statq_agg_index(statq_agg *agg)
 		fputs("</a></li>\n", out);
 	}
 	fprintf(out, "%s</body></html>\n", count ? "</ul>\n" : "<p>Nothing yet.</p>\n");
-	if (statq_agg_finish(out, NULL, temp) && rename(temp, target) != 0) {
+	if (statq_agg_finish(out, NULL, temp, false) && rename(temp, target) != 0) {
 		unlink(temp);
 	}
 done:
@@ -1258,6 +1330,8 @@ int statq_aggregate_main(int argc, char **argv)
 
 	statq_sample_init(&agg.sample);
 	statq_table_init(&agg.file_index);
+	statq_table_init(&agg.stack_ids);
+	statq_table_init(&agg.quads);
 	agg.tokener = json_tokener_new();
 	agg.last_flush = statq_now();
 
@@ -1356,6 +1430,10 @@ done:
 	free(agg.stack);
 	free(agg.inflated);
 	statq_table_free(&agg.file_index);
+	statq_table_free(&agg.stack_ids);
+	statq_table_free(&agg.quads);
+	free(agg.stack_texts);
+	free(agg.quad_files);
 	close(lock);
 	statq_options_free(&options);
 	return status;
