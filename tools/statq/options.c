@@ -129,7 +129,7 @@ static const statq_option statq_option_table[] = {
 		"the Redis stream's key (e.g. stat:samples)"},
 	{"maxlen",  required_argument, OPT_MAXLEN, STATQ_CMD_SHIP, "N",
 		"trim the stream to about N entries (XADD MAXLEN ~ N; an entry\n"
-		"holds up to --batch samples; default 100000; 0: never trim)"},
+		"holds up to --batch samples; default 10000; 0: never trim)"},
 	{"host",    required_argument, OPT_HOST, STATQ_CMD_SHIP, "NAME",
 		"the host label of every entry (default: this host's name)"},
 	{"pool",    required_argument, OPT_POOL, STATQ_CMD_SHIP, "NAME",
@@ -258,7 +258,7 @@ int statq_options_parse(const statq_command *command, int argc, char **argv, sta
 	options->refresh = 1.0;
 	options->rows = -1;
 	options->retry = 30.0;
-	options->maxlen = 100000;
+	options->maxlen = 10000;
 	options->batch = 1000;
 	options->buffer = 64;
 	options->retain_hours = 48;
