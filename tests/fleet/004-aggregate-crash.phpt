@@ -36,17 +36,26 @@ foreach (['committed', 'renamed'] as $stage) {
         $redis->pending('stat:samples', "g-$stage"), file_exists("$dir/$stage/.journal") ? 'left' : 'gone');
 }
 
-/* SIGKILL while it holds what it read (it writes every hour only); another consumer takes the entries over */
-$a = new Statq($aggregate('g-kill', 'kill', ['--consumer', 'a', '--flush', '3600']));
-printf("read, not written: %s\n", stat_test_until(fn() => $redis->pending('stat:samples', 'g-kill') === $entries) ? 'yes' : 'no');
-$a->signal(SIGKILL);
-$a->wait();
-printf("killed: pending: %s, written: %s\n", $redis->pending('stat:samples', 'g-kill') === $entries ? 'all' : 'some',
-    glob("$dir/kill/daily/*.folded*") ? 'something' : 'nothing');
-[$code, , $err] = statq_run($aggregate('g-kill', 'kill', ['--once', '--consumer', 'b', '--claim-idle', '0']));
-printf("consumer b: exit %d, took them over: %s\n", $code, preg_match("/took over $entries entries left pending by another consumer of g-kill/", $err) ? 'yes' : "no\n$err");
-printf("kill: daily all = the recording's fold: %s, pending: %d\n", fleet_folded("$dir/kill/daily/*.all.folded*") === $expected ? 'yes' : 'no',
-    $redis->pending('stat:samples', 'g-kill'));
+/* SIGKILL while it holds what it read (it writes every hour only); another consumer takes the entries over
+   (XAUTOCLAIM, and the XPENDING + XCLAIM way of Redis before 6.2) */
+foreach (['kill' => [], 'xclaim' => ['STATQ_AGGREGATE_XCLAIM' => '1']] as $kind => $env) {
+    $a = new Statq($aggregate("g-$kind", $kind, ['--consumer', 'a', '--flush', '3600']));
+    printf("read, not written: %s\n", stat_test_until(fn() => $redis->pending('stat:samples', "g-$kind") === $entries) ? 'yes' : 'no');
+    $a->signal(SIGKILL);
+    $a->wait();
+    printf("killed: pending: %s, written: %s\n", $redis->pending('stat:samples', "g-$kind") === $entries ? 'all' : 'some',
+        glob("$dir/$kind/daily/*.folded*") ? 'something' : 'nothing');
+    foreach ($env as $name => $value) {
+        putenv("$name=$value");
+    }
+    [$code, , $err] = statq_run($aggregate("g-$kind", $kind, ['--once', '--consumer', 'b', '--claim-idle', '0']));
+    foreach ($env as $name => $value) {
+        putenv($name);
+    }
+    printf("consumer b: exit %d, took them over: %s\n", $code, preg_match("/took over $entries entries left pending by another consumer of g-$kind/", $err) ? 'yes' : "no\n$err");
+    printf("%s: daily all = the recording's fold: %s, pending: %d\n", $kind, fleet_folded("$dir/$kind/daily/*.all.folded*") === $expected ? 'yes' : 'no',
+        $redis->pending('stat:samples', "g-$kind"));
+}
 
 /* SIGTERM: what it read is written before it exits */
 $a = new Statq($aggregate('g-term', 'term', ['--consumer', 'a', '--flush', '3600']));
@@ -69,4 +78,8 @@ read, not written: yes
 killed: pending: all, written: nothing
 consumer b: exit 0, took them over: yes
 kill: daily all = the recording's fold: yes, pending: 0
+read, not written: yes
+killed: pending: all, written: nothing
+consumer b: exit 0, took them over: yes
+xclaim: daily all = the recording's fold: yes, pending: 0
 SIGTERM: exit 0, daily all = the recording's fold: yes, pending: 0

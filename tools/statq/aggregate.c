@@ -1188,16 +1188,89 @@ static bool statq_agg_own_pending(statq_agg *agg)
 	}
 }
 
+/* The id after id ("1-2" -> "1-3"), for paging through XPENDING without 6.2's exclusive ranges. */
+static void statq_agg_next_id(const char *id, char *next, size_t size)
+{
+	unsigned long long ms = 0, seq = 0;
+
+	if (sscanf(id, "%llu-%llu", &ms, &seq) == 2) {
+		snprintf(next, size, "%llu-%llu", ms, seq + 1);
+	} else {
+		snprintf(next, size, "%s", id);
+	}
+}
+
+/* XAUTOCLAIM's work on a Redis older than 6.2: XPENDING pages, XCLAIM what is idle long enough. */
+static bool statq_agg_claim_old(statq_agg *agg, const char *idle)
+{
+	char start[64] = "-", count[16], last[64];
+	long long min_idle = strtoll(idle, NULL, 10);
+
+	snprintf(count, sizeof(count), "%d", STATQ_AGG_COUNT);
+	for (;;) {
+		const char *pending[] = {"XPENDING", agg->options->stream, agg->options->consumer_group, start, "+", count};
+		const char *claim[4 + STATQ_AGG_COUNT];
+		redisReply *reply = statq_redis_commandv(&agg->redis, 6, pending), *claimed;
+		int n = 0;
+		size_t i;
+
+		if (!reply) {
+			return false;
+		}
+		if (reply->type != REDIS_REPLY_ARRAY || reply->elements == 0) {
+			freeReplyObject(reply);
+			return true;
+		}
+		claim[n++] = "XCLAIM";
+		claim[n++] = agg->options->stream;
+		claim[n++] = agg->options->consumer_group;
+		claim[n++] = agg->consumer;
+		claim[n++] = idle;
+		for (i = 0; i < reply->elements; i++) {
+			const redisReply *item = reply->element[i];
+
+			if (item->type == REDIS_REPLY_ARRAY && item->elements >= 3 && item->element[0]->type == REDIS_REPLY_STRING
+					&& item->element[1]->type == REDIS_REPLY_STRING && item->element[2]->type == REDIS_REPLY_INTEGER
+					&& item->element[2]->integer >= min_idle && strcmp(item->element[1]->str, agg->consumer) != 0
+					&& n < 4 + STATQ_AGG_COUNT) {
+				claim[n++] = item->element[0]->str;
+			}
+		}
+		statq_agg_next_id(reply->element[reply->elements - 1]->type == REDIS_REPLY_ARRAY
+			&& reply->element[reply->elements - 1]->elements > 0 && reply->element[reply->elements - 1]->element[0]->type == REDIS_REPLY_STRING
+			? reply->element[reply->elements - 1]->element[0]->str : "", start, sizeof(start));
+		if (n > 5) {
+			claimed = statq_redis_commandv(&agg->redis, n, claim);
+			if (!claimed) {
+				freeReplyObject(reply);
+				return false;
+			}
+			i = statq_agg_entries(agg, claimed, last, sizeof(last));
+			statq_error("aggregate: took over %zu entr%s left pending by another consumer of %s", i, i == 1 ? "y" : "ies",
+				agg->options->consumer_group);
+			freeReplyObject(claimed);
+		}
+		i = reply->elements;
+		freeReplyObject(reply);
+		if (i < STATQ_AGG_COUNT) {
+			return true;
+		}
+	}
+}
+
 /* Entries other consumers left pending for --claim-idle seconds: ours now. false: the connection failed. */
 static bool statq_agg_claim(statq_agg *agg)
 {
 	char start[64] = "0-0", idle[32], count[16], last[64];
 	const char *argv[9];
-	bool said = false;
 
 	agg->last_claim = statq_now();
 	snprintf(idle, sizeof(idle), "%lld", (long long) (agg->options->claim_idle * 1000));
 	snprintf(count, sizeof(count), "%d", STATQ_AGG_COUNT);
+	if (getenv("STATQ_AGGREGATE_XCLAIM")) {
+		/* test hook: the way for Redis before 6.2, on any Redis */
+		return statq_agg_claim_old(agg, idle);
+	}
 	for (;;) {
 		redisReply *reply;
 		size_t n;
@@ -1215,12 +1288,9 @@ static bool statq_agg_claim(statq_agg *agg)
 			return false;
 		}
 		if (reply->type == REDIS_REPLY_ERROR) {
-			if (!said) {
-				statq_error("aggregate: XAUTOCLAIM: %s (it needs Redis 6.2 or later): entries a dead consumer left "
-					"pending are not taken over", reply->str);
-			}
+			/* before Redis 6.2: XPENDING, then XCLAIM of what is idle long enough */
 			freeReplyObject(reply);
-			return true;
+			return statq_agg_claim_old(agg, idle);
 		}
 		if (reply->type != REDIS_REPLY_ARRAY || reply->elements < 2 || reply->element[0]->type != REDIS_REPLY_STRING) {
 			freeReplyObject(reply);

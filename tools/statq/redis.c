@@ -168,11 +168,14 @@ redisReply *statq_redis_command(statq_redis *redis, int argc, const char **argv,
 
 redisReply *statq_redis_commandv(statq_redis *redis, int argc, const char **argv)
 {
-	size_t lengths[64];
+	size_t *lengths = statq_alloc((size_t) (argc > 0 ? argc : 1) * sizeof(size_t));
+	redisReply *reply;
 	int i;
 
-	for (i = 0; i < argc && i < 64; i++) {
+	for (i = 0; i < argc; i++) {
 		lengths[i] = strlen(argv[i]);
 	}
-	return statq_redis_command(redis, argc < 64 ? argc : 64, argv, lengths);
+	reply = statq_redis_command(redis, argc, argv, lengths);
+	free(lengths);
+	return reply;
 }
