@@ -1423,6 +1423,7 @@ int statq_aggregate_main(int argc, char **argv)
 	statq_agg_clean(path);
 	snprintf(path, sizeof(path), "%s/daily", agg.dir);
 	statq_agg_clean(path);
+	statq_agg_index(&agg);
 
 	/* what is ours from before, what others left, then what comes */
 	while (!statq_interrupted) {
@@ -1467,9 +1468,6 @@ int statq_aggregate_main(int argc, char **argv)
 	}
 	if (!statq_agg_flush(&agg)) {
 		status = STATQ_FAIL;
-	}
-	if (!agg.ids_count && agg.files_written == 0) {
-		statq_agg_index(&agg);
 	}
 	fprintf(stderr, "statq: aggregate: %llu entries, %llu samples written to %s; %llu malformed entries, %llu malformed lines skipped; "
 		"%llu samples dropped by ship, %llu lost by stat, %llu entries trimmed before they were read\n",
