@@ -96,6 +96,7 @@ typedef struct _statq_agg {
 	size_t       inflated_capacity;
 	double       last_flush;
 	double       last_claim;
+	double       last_housekeeping;
 
 	/* totals, for the last word */
 	uint64_t     entries, samples, idle, malformed_entries, malformed_lines, dropped, lost, trimmed, other;
@@ -797,6 +798,12 @@ static bool statq_agg_flush(statq_agg *agg)
 
 	agg->last_flush = statq_now();
 	if (agg->ids_count == 0) {
+		/* nothing read: still close periods and apply retention, once a minute */
+		if (agg->last_flush - agg->last_housekeeping >= 60) {
+			agg->last_housekeeping = agg->last_flush;
+			statq_agg_housekeeping(agg);
+			statq_agg_index(agg);
+		}
 		return true;
 	}
 	for (i = 0; i < agg->files_count && ok; i++) {
@@ -866,6 +873,7 @@ static bool statq_agg_flush(statq_agg *agg)
 		free(agg->ids[i]);
 	}
 	agg->ids_count = 0;
+	agg->last_housekeeping = statq_now();
 	statq_agg_housekeeping(agg);
 	statq_agg_index(agg);
 	return true;
