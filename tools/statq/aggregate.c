@@ -79,6 +79,9 @@ typedef struct _statq_agg {
 	const char **stack_texts; /* id -> the text (stack_ids' copy) */
 	size_t       stack_count, stacks_capacity;
 	statq_table  quads;       /* {hour, entry point} -> index in quad_files */
+	statq_table  tails;       /* "{type" + a line's tail from "location" -> stack id (see statq_agg_line_split) */
+	char        *split;
+	size_t       split_capacity;
 	uint32_t    (*quad_files)[4]; /* the four files a sample of that hour and entry point counts in */
 	size_t       quad_count, quad_capacity;
 	statq_agg_file *files;
@@ -245,34 +248,16 @@ static size_t statq_agg_name(statq_agg *agg, size_t at, const char *name)
 	return at;
 }
 
-/* One JSON line of an entry. false: malformed. */
-static bool statq_agg_line(statq_agg *agg, const char *line, size_t length, double fallback)
-{
-	json_object *object, *type;
-	statq_sample *sample = &agg->sample;
-	const uint32_t *quad;
-	uint32_t stack;
-	size_t at = 0, i;
-	time_t when;
-	const char *kind;
+#define STATQ_AGG_IDLE UINT64_MAX  /* a sample with no frame to count */
 
-	json_tokener_reset(agg->tokener);
-	object = json_tokener_parse_ex(agg->tokener, line, (int) length);
-	if (!object || json_tokener_get_error(agg->tokener) != json_tokener_success || !json_object_is_type(object, json_type_object)
-			|| !json_object_object_get_ex(object, "type", &type) || !json_object_is_type(type, json_type_string)) {
-		json_object_put(object);
-		return false;
-	}
-	kind = json_object_get_string(type);
-	if (strcmp(kind, "user") != 0 && strcmp(kind, "internal") != 0 && strcmp(kind, "memory") != 0) {
-		/* a line type a newer ship forwards: not a sample, not an error */
-		json_object_put(object);
-		return true;
-	}
+/* The stack id of a sample object's frames (interned), or STATQ_AGG_IDLE. */
+static uint64_t statq_agg_frames(statq_agg *agg, json_object *object)
+{
+	statq_sample *sample = &agg->sample;
+	size_t at = 0, i;
+
 	if (!statq_sample_decode(sample, object, agg->options->idle)) {
-		agg->idle++;
-		json_object_put(object);
-		return true;
+		return STATQ_AGG_IDLE;
 	}
 	for (i = sample->depth; i-- > 0; ) {
 		if (at) {
@@ -280,13 +265,142 @@ static bool statq_agg_line(statq_agg *agg, const char *line, size_t length, doub
 		}
 		at = statq_agg_name(agg, at, sample->frames[i].name);
 	}
-	when = (time_t) (sample->time > 0 ? sample->time : fallback);
-	quad = statq_agg_quad(agg, when, sample->path);
-	stack = statq_agg_stack(agg, agg->stack, at);
+	return statq_agg_stack(agg, agg->stack, at);
+}
+
+static void statq_agg_add(statq_agg *agg, uint64_t stack, double time, const char *path, double fallback)
+{
+	const uint32_t *quad;
+	time_t when;
+	size_t i;
+
+	if (stack == STATQ_AGG_IDLE) {
+		agg->idle++;
+		return;
+	}
+	when = (time_t) (time > 0 ? time : fallback);
+	quad = statq_agg_quad(agg, when, path);
 	for (i = 0; i < 4; i++) {
-		statq_agg_count(agg, &agg->files[quad[i]], stack, 1);
+		statq_agg_count(agg, &agg->files[quad[i]], (uint32_t) stack, 1);
 	}
 	agg->samples++;
+}
+
+static json_object *statq_agg_parse(statq_agg *agg, const char *text, size_t length)
+{
+	json_object *object;
+
+	json_tokener_reset(agg->tokener);
+	object = json_tokener_parse_ex(agg->tokener, text, (int) length);
+	if (object && (json_tokener_get_error(agg->tokener) != json_tokener_success
+			|| (size_t) json_tokener_get_parse_end(agg->tokener) != length || !json_object_is_type(object, json_type_object))) {
+		json_object_put(object);
+		object = NULL;
+	}
+	return object;
+}
+
+static bool statq_agg_is_sample(const char *kind)
+{
+	return strcmp(kind, "user") == 0 || strcmp(kind, "internal") == 0 || strcmp(kind, "memory") == 0;
+}
+
+/*
+ * The fast way for a line as stat writes it: its head (type, request, time,
+ * ...) up to ,"location": is parsed alone, and its tail (location, symbol,
+ * stack: what makes the frames) only the first time it is seen; later
+ * samples with the same type and tail take the stack id from agg->tails.
+ * json-c parses both parts: a line is split only where stat's key is, and
+ * since a '"' inside a JSON string is always escaped, ,"location": cannot be
+ * part of a string. false: not such a line (the caller parses it whole).
+ */
+static bool statq_agg_line_split(statq_agg *agg, const char *line, size_t length, const char *split, double fallback)
+{
+	size_t head = (size_t) (split - line), tail = length - head - 1;
+	json_object *object, *type, *request, *value;
+	const char *kind, *path = NULL;
+	double time = 0;
+	statq_table_entry *cached;
+	uint64_t stack;
+	size_t key;
+
+	if (head + 2 + tail + 32 > agg->split_capacity) {
+		agg->split_capacity = (head + 2 + tail + 32) * 2;
+		agg->split = statq_realloc(agg->split, agg->split_capacity);
+	}
+	memcpy(agg->split, line, head);
+	agg->split[head] = '}';
+	if (!(object = statq_agg_parse(agg, agg->split, head + 1))) {
+		return false;
+	}
+	if (!json_object_object_get_ex(object, "type", &type) || !json_object_is_type(type, json_type_string)
+			|| !statq_agg_is_sample(kind = json_object_get_string(type)) || strlen(kind) > 16) {
+		json_object_put(object);
+		return false;
+	}
+	/* stat writes "time" and "request" before "location": a line that does not is parsed whole */
+	if (!json_object_object_get_ex(object, "time", &value) || !json_object_object_get_ex(object, "request", &request)) {
+		json_object_put(object);
+		return false;
+	}
+	time = json_object_get_double(value);
+	if (json_object_object_get_ex(request, "path", &value) && json_object_is_type(value, json_type_string)) {
+		path = json_object_get_string(value);
+	}
+
+	/* the key: the type, then the tail */
+	key = (size_t) snprintf(agg->split, agg->split_capacity, "{\"type\":\"%s\"", kind);
+	memcpy(agg->split + key, split, tail + 1);
+	key += tail + 1;
+	if ((cached = statq_table_find(&agg->tails, agg->split, key))) {
+		stack = cached->value;
+	} else {
+		json_object *frames = statq_agg_parse(agg, agg->split, key);
+		bool added;
+
+		if (!frames) {
+			json_object_put(object);
+			return false;
+		}
+		stack = statq_agg_frames(agg, frames);
+		json_object_put(frames);
+		*statq_table_get(&agg->tails, agg->split, key, &added) = stack;
+		agg->bytes += key + 1 + sizeof(statq_table_entry) * 2 + 16;
+	}
+	statq_agg_add(agg, stack, time, path, fallback);
+	json_object_put(object);
+	return true;
+}
+
+/* One JSON line of an entry. false: malformed. */
+static bool statq_agg_line(statq_agg *agg, const char *line, size_t length, double fallback)
+{
+	const char *split = length > 16 ? memmem(line, length, ",\"location\":", 12) : NULL;
+	json_object *object, *type, *request, *value;
+	const char *path = NULL;
+	double time = 0;
+
+	if (split && statq_agg_line_split(agg, line, length, split, fallback)) {
+		return true;
+	}
+	if (!(object = statq_agg_parse(agg, line, length)) || !json_object_object_get_ex(object, "type", &type)
+			|| !json_object_is_type(type, json_type_string)) {
+		json_object_put(object);
+		return false;
+	}
+	if (!statq_agg_is_sample(json_object_get_string(type))) {
+		/* a line type a newer ship forwards: not a sample, not an error */
+		json_object_put(object);
+		return true;
+	}
+	if (json_object_object_get_ex(object, "time", &value)) {
+		time = json_object_get_double(value);
+	}
+	if (json_object_object_get_ex(object, "request", &request) && json_object_object_get_ex(request, "path", &value)
+			&& json_object_is_type(value, json_type_string)) {
+		path = json_object_get_string(value);
+	}
+	statq_agg_add(agg, statq_agg_frames(agg, object), time, path, fallback);
 	json_object_put(object);
 	return true;
 }
@@ -866,6 +980,7 @@ static bool statq_agg_flush(statq_agg *agg)
 	statq_table_clear(&agg->file_index);
 	statq_table_clear(&agg->stack_ids);
 	statq_table_clear(&agg->quads);
+	statq_table_clear(&agg->tails);
 	agg->stack_count = 0;
 	agg->quad_count = 0;
 	agg->bytes = 0;
@@ -1410,6 +1525,7 @@ int statq_aggregate_main(int argc, char **argv)
 	statq_table_init(&agg.file_index);
 	statq_table_init(&agg.stack_ids);
 	statq_table_init(&agg.quads);
+	statq_table_init(&agg.tails);
 	agg.tokener = json_tokener_new();
 	agg.last_flush = statq_now();
 
@@ -1508,6 +1624,8 @@ done:
 	statq_table_free(&agg.file_index);
 	statq_table_free(&agg.stack_ids);
 	statq_table_free(&agg.quads);
+	statq_table_free(&agg.tails);
+	free(agg.split);
 	free(agg.stack_texts);
 	free(agg.quad_files);
 	close(lock);
