@@ -12,6 +12,11 @@
  * backoff, and a group that vanished (Redis restarted empty) is created
  * again.
  *
+ * Parsing: json-c parses every line; a line in stat's key order is parsed
+ * in two parts, its head (type, request, time) each time and its tail (from
+ * "location": the frames) only the first time that tail is seen in the
+ * period being held (see statq_agg_line_split).
+ *
  * Counting: each sample's stack (named as statq fold names it) is counted in
  * memory per file: (hour, entry point) and (day, entry point), where the
  * entry point is `all` and the sample's script, and hour and day are UTC by

@@ -465,6 +465,7 @@ int statq_ship_main(int argc, char **argv)
 	statq_totals totals;
 	statq_ship ship;
 	char error[1024], name[256];
+	double away = 2.5;
 	int status;
 
 	status = statq_options_parse_all(command, argc, argv, &options);
@@ -513,9 +514,11 @@ int statq_ship_main(int argc, char **argv)
 		if (!options.follow || statq_interrupted || totals.stop == STATQ_STOP_SECONDS || totals.stop == STATQ_STOP_SAMPLES) {
 			break;
 		}
-		statq_error("ship: %s is away; trying again every 5 s (Ctrl-C or SIGTERM stops)", options.source);
+		/* away for long: try again 5 s, then 10, 20, up to 60 s apart (fewer lines in the log) */
+		away = totals.samples > 0 ? 5.0 : (away * 2 > 60 ? 60 : away * 2);
+		statq_error("ship: %s is away; trying again in %.0f s (Ctrl-C or SIGTERM stops)", options.source, away);
 		{
-			double until = statq_now() + 5.0;
+			double until = statq_now() + away;
 
 			while (!statq_interrupted && statq_now() < until) {
 				statq_ship_tick(&ship, &totals, false);
