@@ -993,6 +993,7 @@ static bool statq_agg_flush(statq_agg *agg)
 		free(agg->ids[i]);
 	}
 	agg->ids_count = 0;
+	agg->failed = false;
 	agg->last_housekeeping = statq_now();
 	statq_agg_housekeeping(agg);
 	statq_agg_index(agg);
@@ -1580,7 +1581,13 @@ int statq_aggregate_main(int argc, char **argv)
 				break;
 			}
 			if (agg.bytes > STATQ_AGG_MEMORY || statq_now() - agg.last_flush >= options.flush) {
-				statq_agg_flush(&agg);
+				/* a disk that refuses (full, read-only): read nothing more until it takes what is held */
+				while (!statq_agg_flush(&agg) && !options.once && !statq_interrupted) {
+					poll(NULL, 0, 5000);
+				}
+				if (agg.failed) {
+					break;
+				}
 			}
 			if (options.once && n == 0) {
 				break;
@@ -1591,7 +1598,7 @@ int statq_aggregate_main(int argc, char **argv)
 				}
 			}
 		}
-		if (options.once && agg.redis.context) {
+		if ((options.once && agg.redis.context) || agg.failed) {
 			break;
 		}
 	}
