@@ -1134,7 +1134,9 @@ static void statq_agg_index(statq_agg *agg)
 		}
 		closedir(listing);
 	}
-	qsort(names, count, sizeof(char *), statq_agg_compare_names);
+	if (count) {
+		qsort(names, count, sizeof(char *), statq_agg_compare_names);
+	}
 	snprintf(target, sizeof(target), "%s/index.html", agg->dir);
 	if (!(out = statq_agg_create(agg->dir, "index.html", temp, sizeof(temp), NULL))) {
 		goto done;
