@@ -303,7 +303,7 @@ static void statq_help(FILE *out)
 	}
 	fprintf(out,
 		"\n"
-		"sources (top, fold, flame, speedscope, record; status takes -s):\n"
+		"sources (top, fold, flame, speedscope, pprof, record, ship; status takes -s):\n"
 		"  -s /path  -s unix:///path  -s unix:/path  -s tcp://host:port  -s tcp://[::1]:port\n"
 		"            (a directory: its socket stat.stream, e.g. -s /run/php)\n"
 		"  -f FILE.jsonl   -f FILE.jsonl.gz (gzip, known by its first bytes)   -f - (stdin)\n"
