@@ -657,8 +657,11 @@ static void statq_agg_unfold(statq_sample *sample, char *stack)
 	sample->depth = count;
 }
 
-/* syncfs(): everything written to the file system that holds path, on disk */
-static bool statq_agg_syncfs(const char *path)
+/*
+ * On disk: with whole, everything written to the file system that holds the
+ * directory path (syncfs); else the directory itself, its entries (fsync).
+ */
+static bool statq_agg_sync(const char *path, bool whole)
 {
 	int fd = open(path, O_RDONLY | O_DIRECTORY);
 	bool ok;
@@ -666,20 +669,7 @@ static bool statq_agg_syncfs(const char *path)
 	if (fd < 0) {
 		return false;
 	}
-	ok = syncfs(fd) == 0;
-	close(fd);
-	return ok;
-}
-
-static bool statq_agg_sync_dir(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_DIRECTORY);
-	bool ok;
-
-	if (fd < 0) {
-		return false;
-	}
-	ok = fsync(fd) == 0;
+	ok = (whole ? syncfs(fd) : fsync(fd)) == 0;
 	close(fd);
 	return ok;
 }
@@ -930,7 +920,7 @@ static bool statq_agg_flush(statq_agg *agg)
 	}
 	snprintf(journal, sizeof(journal), "%s/.journal", agg->dir);
 	/* every temporary file on disk (one syncfs for the file system, not an fsync per file) */
-	if (ok && !statq_agg_syncfs(agg->dir)) {
+	if (ok && !statq_agg_sync(agg->dir, true)) {
 		statq_error("aggregate: cannot sync the file system of %s: %s", agg->dir, strerror(errno));
 		ok = false;
 	}
@@ -945,7 +935,7 @@ static bool statq_agg_flush(statq_agg *agg)
 			fprintf(out, "ack\t%s\n", agg->ids[i]);
 		}
 		ok = statq_agg_finish(out, NULL, temp, true);
-		if (ok && (rename(temp, journal) != 0 || !statq_agg_sync_dir(agg->dir))) {
+		if (ok && (rename(temp, journal) != 0 || !statq_agg_sync(agg->dir, false))) {
 			statq_error("aggregate: cannot commit the journal %s: %s", journal, strerror(errno));
 			ok = false;
 		}
@@ -966,7 +956,7 @@ static bool statq_agg_flush(statq_agg *agg)
 	statq_agg_crash_point("committed");
 	statq_agg_apply(journal, &agg->redis, agg->options->stream, agg->options->consumer_group, false);
 	/* the renames on disk before the entries are acknowledged */
-	statq_agg_syncfs(agg->dir);
+	statq_agg_sync(agg->dir, true);
 	free(renames);
 	statq_agg_crash_point("renamed");
 	if (agg->redis.context) {
@@ -1055,7 +1045,7 @@ static void statq_agg_compress(const char *dir, const char *name)
 	}
 	fclose(in);
 	if (statq_agg_finish(out, gz, temp, true) && rename(temp, target) == 0) {
-		statq_agg_sync_dir(dir);
+		statq_agg_sync(dir, false);
 		unlink(plain);
 	}
 }

@@ -3,8 +3,14 @@
  * the FILE the commands write to is a stdio cookie stream whose writes go to
  * gzwrite() on a duplicate of the temporary file's descriptor, so every
  * command writes gzip the same way it writes plain text.
+ *
+ * A regular file (or a new one) is written to a temporary name beside it and
+ * renamed over it when whole. A target that exists and is something else
+ * (/dev/null, a FIFO, a terminal) is written in place: renaming over it would
+ * replace the device or the pipe with a file (as root, /dev/null itself).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,8 +23,8 @@
 struct _statq_output {
 	FILE *file;
 	char *path;  /* NULL: stdout */
-	char *temp;
-	int   fd;    /* the temporary file (kept open for fsync when file is a gzip stream) */
+	char *temp;  /* NULL: written in place (not a regular file) */
+	int   fd;    /* the file written (kept open for fsync when file is a gzip stream) */
 	bool  gzip;
 	bool  gzip_failed;
 };
@@ -84,6 +90,7 @@ statq_output *statq_output_open(const char *path, const char *command)
 	const char *slash;
 	size_t length;
 	mode_t mask;
+	struct stat st;
 	int fd;
 
 	memset(output, 0, sizeof(*output));
@@ -93,27 +100,37 @@ statq_output *statq_output_open(const char *path, const char *command)
 		return output;
 	}
 
-	slash = strrchr(path, '/');
-	length = strlen(path) + 16;
 	output->path = statq_strdup(path);
-	output->temp = statq_alloc(length);
-	if (slash) {
-		snprintf(output->temp, length, "%.*s.%s.XXXXXX", (int) (slash - path + 1), path, slash + 1);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0) {
+			statq_error("%s: cannot write %s: %s", command, path, strerror(errno));
+			free(output->path);
+			free(output);
+			return NULL;
+		}
 	} else {
-		snprintf(output->temp, length, ".%s.XXXXXX", path);
+		slash = strrchr(path, '/');
+		length = strlen(path) + 16;
+		output->temp = statq_alloc(length);
+		if (slash) {
+			snprintf(output->temp, length, "%.*s.%s.XXXXXX", (int) (slash - path + 1), path, slash + 1);
+		} else {
+			snprintf(output->temp, length, ".%s.XXXXXX", path);
+		}
+		fd = mkstemp(output->temp);
+		if (fd < 0) {
+			statq_error("%s: cannot create a temporary file beside %s: %s", command, path, strerror(errno));
+			free(output->path);
+			free(output->temp);
+			free(output);
+			return NULL;
+		}
+		/* mkstemp makes 0600; give the file the mode a plain open() would */
+		mask = umask(0);
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
 	}
-	fd = mkstemp(output->temp);
-	if (fd < 0) {
-		statq_error("%s: cannot create a temporary file beside %s: %s", command, path, strerror(errno));
-		free(output->path);
-		free(output->temp);
-		free(output);
-		return NULL;
-	}
-	/* mkstemp makes 0600; give the file the mode a plain open() would */
-	mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
 	output->gzip = statq_output_gz(path);
 	if (output->gzip) {
 		output->fd = fd;
@@ -122,9 +139,11 @@ statq_output *statq_output_open(const char *path, const char *command)
 		output->file = fdopen(fd, "w");
 	}
 	if (!output->file) {
-		statq_error("%s: cannot write %s: %s", command, output->temp, strerror(errno));
+		statq_error("%s: cannot write %s: %s", command, output->temp ? output->temp : path, strerror(errno));
 		close(fd);
-		unlink(output->temp);
+		if (output->temp) {
+			unlink(output->temp);
+		}
 		free(output->path);
 		free(output->temp);
 		free(output);
@@ -156,14 +175,14 @@ int statq_output_commit(statq_output *output, const char *command)
 
 		errno = 0;
 		ok = fclose(output->file) == 0 && ok;
-		ok = ok && fsync(output->fd) == 0;
+		ok = ok && (!output->temp || fsync(output->fd) == 0);
 		if (!ok) {
 			statq_error("%s: cannot write %s: %s", command, output->path, strerror(errno ? errno : EIO));
 			status = STATQ_FAIL;
 		}
 		close(output->fd);
 	} else {
-		if (fflush(output->file) != 0 || ferror(output->file) || fsync(fileno(output->file)) != 0) {
+		if (fflush(output->file) != 0 || ferror(output->file) || (output->temp && fsync(fileno(output->file)) != 0)) {
 			statq_error("%s: cannot write %s: %s", command, output->path, strerror(errno));
 			status = STATQ_FAIL;
 		}
@@ -172,11 +191,11 @@ int statq_output_commit(statq_output *output, const char *command)
 			status = STATQ_FAIL;
 		}
 	}
-	if (status == STATQ_OK && rename(output->temp, output->path) != 0) {
+	if (status == STATQ_OK && output->temp && rename(output->temp, output->path) != 0) {
 		statq_error("%s: cannot rename %s to %s: %s", command, output->temp, output->path, strerror(errno));
 		status = STATQ_FAIL;
 	}
-	if (status != STATQ_OK) {
+	if (status != STATQ_OK && output->temp) {
 		unlink(output->temp);
 	}
 	free(output->path);
@@ -195,7 +214,9 @@ void statq_output_abort(statq_output *output)
 		if (output->fd >= 0) {
 			close(output->fd);
 		}
-		unlink(output->temp);
+		if (output->temp) {
+			unlink(output->temp);
+		}
 		free(output->path);
 		free(output->temp);
 	}
