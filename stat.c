@@ -52,6 +52,15 @@ ZEND_TSRMLS_CACHE_DEFINE()
 
 static bool stat_loaded_as_zend_extension = false;
 static bool stat_sampling = false;
+
+/*
+ * Whether anything can read what this process samples: a stream or control
+ * socket, or stat.dump, configured. Without any (a CLI php that loads stat
+ * from the shared mods-available ini) requests are not sampled automatically:
+ * nobody could ever read the samples, yet every script would pay for them.
+ * stat\sampler\activate() still samples on request.
+ */
+static bool stat_readable = false;
 static stat_socket stat_stream_socket = {.fd = -1};
 static stat_socket stat_control_socket = {.fd = -1};
 static bool stat_dump_ok = false;
@@ -102,7 +111,8 @@ static void stat_sockets_open(void)
 /*
  * RINIT, at most once a second a process: a listener that stopped serving
  * because it is gone (killed) is written to PHP's error log, once for the
- * pool: nobody reads the stream or changes sampling until php-fpm reloads.
+ * pool, and its clients_connected counter is set to 0: nobody reads the
+ * stream or changes sampling until php-fpm reloads.
  * Costs a clock read and an atomic load while the listener serves.
  */
 static void stat_listener_watch(uint64_t now)
@@ -121,6 +131,8 @@ static void stat_listener_watch(uint64_t now)
 	if (strcmp(state, "gone") != 0 || !stat_atomic_cas(&stat_memory->listener.reported, &expected, (uint64_t) pid)) {
 		return;
 	}
+	/* nobody is connected to a listener that is gone: the count it kept would stay frozen */
+	stat_atomic_store(STAT_COUNTER(clients_connected), 0);
 	snprintf(message, sizeof(message), "stat: the listener process (pid %ld) is gone: %s and %s are not served "
 		"(samples are still taken); reload or restart PHP to start a new one", (long) pid,
 		stat_stream_listening ? stat_stream_socket.address.text : "no stream", stat_control_listening ? stat_control_socket.address.text : "no control socket");
@@ -157,6 +169,8 @@ static void stat_startup(int module_number)
 	if (!stat_sampling) {
 		stat_warning("stat: %s; stat runs without sampling (the sockets still work)", error);
 	}
+
+	stat_readable = stat_settings_get()->stream.family != 0 || stat_settings_get()->control.family != 0 || stat_settings_get()->dump > 0;
 
 	if (stat_invocation_informational(sapi_module.name)) {
 		/* php -v, php-fpm -t and the like: they must not take the pool's socket addresses */
@@ -293,7 +307,7 @@ static PHP_RINIT_FUNCTION(stat)
 	STAT_G(request_start) = stat_clock_now();
 	stat_listener_watch(STAT_G(request_start));
 
-	if (stat_memory && stat_atomic_load(&stat_memory->live.autostart)) {
+	if (stat_memory && stat_readable && stat_atomic_load(&stat_memory->live.autostart)) {
 		stat_request_activate();
 	}
 
@@ -346,7 +360,8 @@ static PHP_MINFO_FUNCTION(stat)
 	if (stat_memory) {
 		stat_live *live = &stat_memory->live;
 
-		php_info_print_table_row(2, "auto (live)", stat_atomic_load(&live->autostart) ? "On" : "Off");
+		php_info_print_table_row(2, "auto (live)", !stat_atomic_load(&live->autostart) ? "Off"
+			: stat_readable ? "On" : "On, but not in this process: no stream, control socket or dump reads it");
 		snprintf(text, sizeof(text), "%llu", (unsigned long long) stat_atomic_load(&live->samplers));
 		php_info_print_table_row(2, "samplers (live)", text);
 		snprintf(text, sizeof(text), "%llu", (unsigned long long) stat_atomic_load(&live->interval));

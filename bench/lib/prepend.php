@@ -96,15 +96,13 @@ function bench_threads(): array
 	return $threads;
 }
 
-/* CPU time so far of stat's listener: the child process named "stat listener". */
+/*
+ * CPU time so far of stat's listener: the process stat\settings() names (it is
+ * forked twice, so it is not this process's child).
+ */
 function bench_listener_ns(): ?int
 {
-	foreach (glob('/proc/[0-9]*/stat') ?: [] as $file) {
-		$stat = @file_get_contents($file);
-		if ($stat && preg_match('/^(\d+) \(stat listener\) \S+ (\d+)/', $stat, $m) && (int) $m[2] === getmypid()) {
-			$schedstat = @file_get_contents("/proc/{$m[1]}/schedstat");
-			return $schedstat === false ? null : (int) explode(' ', $schedstat)[0];
-		}
-	}
-	return null;
+	$pid = function_exists('stat\settings') ? (int) (\stat\settings()['listener']['pid'] ?? 0) : 0;
+	$schedstat = $pid > 0 ? @file_get_contents("/proc/$pid/schedstat") : false;
+	return $schedstat === false ? null : (int) explode(' ', $schedstat)[0];
 }

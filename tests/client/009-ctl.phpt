@@ -1,5 +1,5 @@
 --TEST--
-client: ctl changes a live stat process (interval, arginfo, auto, stack, clock) over the control socket and prints stat's reply to each; a change stat refuses (above the startup maximum) fails with the reason; a stat that never answers gets "no reply"; unknown names and bad values are clear errors and send nothing
+client: ctl changes a live stat process (interval, arginfo, auto, stack, clock) over the control socket and prints stat's reply to each; a change stat refuses (above the startup maximum) fails with the reason; a stat that never answers is a failure (exit 1) saying each change may not have taken effect; unknown names and bad values are clear errors and send nothing
 --SKIPIF--
 <?php require __DIR__ . '/client.inc'; if ($reason = statq_skip_reason()) die("skip $reason"); ?>
 --INI--
@@ -73,7 +73,7 @@ $child->send("counters\n");
 var_dump($child->wait());
 echo substr($child->stdout(), strrpos(rtrim($child->stdout()), "\n") + 1);
 
-/* a control socket that takes messages and never answers (a stat older than the replies): "no reply", exit 0, within the deadline */
+/* a control socket that takes messages and never answers (a stalled listener, a stat older than the replies): exit 1, within the deadline */
 $mute = new StatChild([], <<<'PHP'
 <?php
 $server = stream_socket_server('unix://' . $argv[1]);
@@ -124,9 +124,9 @@ ctl -c STREAM: exit 1: statq: ctl: STREAM answered with a JSON line: it is stat'
 int(0)
 applied 5 invalid 2
 bool(true)
-no reply: exit 0, within the deadline: yes
-sent interval 300 to unix://DIR/mute.sock, no reply
-sent arginfo off to unix://DIR/mute.sock, no reply
-statq: ctl: warning: unix://DIR/mute.sock sent no reply within 2 s: a stat older than the replies does not answer; check the settings with statq status
+no reply: exit 1, within the deadline: yes
+statq: ctl: unix://DIR/mute.sock did not answer interval 300: it may or may not have taken effect
+statq: ctl: unix://DIR/mute.sock did not answer arginfo off: it may or may not have taken effect
+statq: ctl: unix://DIR/mute.sock sent no reply within 2 s (its listener stalled, or a stat older than the replies); check the settings with statq status
 bool(true)
 int(0)

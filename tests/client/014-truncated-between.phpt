@@ -1,5 +1,5 @@
 --TEST--
-client: a stack recorded from a recursion 3,000 deep under stat.stack=16 (both ends kept): fold, top, flame and speedscope show [truncated] as one frame between the outermost part (script, entry) and the innermost (down ... hot spot)
+client: a stack recorded from a recursion 3,000 deep under stat.stack=16 (both ends kept): fold, top, flame (its call tree) and speedscope show [truncated] as one frame between the outermost part (script, entry) and the innermost (down ... hot spot)
 --SKIPIF--
 <?php require __DIR__ . '/client.inc'; if ($reason = statq_skip_reason()) die("skip $reason"); ?>
 --INI--
@@ -56,11 +56,30 @@ printf("speedscope: exit %d, marker between the two parts: %s\n", $code, $betwee
 
 [$code] = statq_run(['flame', '-f', $file, '-o', "$dir/f.html"]);
 $data = statq_flame_data((string) file_get_contents("$dir/f.html"));
-printf("flame: exit %d, data: %s\n", $code, $data ? 'yes' : 'no');
+/* where the marker's nodes sit in the call tree: under the outermost part, with the innermost part below them */
+function markers(array $data, array $node, array $above, array &$found): void
+{
+    $name = $node[0] < 0 ? null : $data['names'][$node[0]];
+    if ($name === '[truncated]') {
+        $below = array_unique(array_map(fn($child) => $data['names'][$child[0]], $node[3]));
+        $key = sprintf('%s | below it: %s', implode(';', $above), implode(',', $below));
+        $found[$key] = ($found[$key] ?? 0) + $node[1];
+    }
+    foreach ($node[3] as $child) {
+        markers($data, $child, $name === null ? $above : [...$above, $name], $found);
+    }
+}
+$found = [];
+if ($data) {
+    markers($data, $data['tree'], [], $found);
+}
+printf("flame: exit %d, data: %s, marker nodes:\n%s\n", $code, $data ? 'yes' : 'no',
+    implode("\n", array_map(fn($k, $n) => $k . ($n >= 100 ? ' (enough samples)' : " (only $n)"), array_keys($found), $found)));
 ?>
 --EXPECTF--
 fold: exit 0, deep stacks: enough
 <%s.php>;entry;down;down | marker at 4 of 17 | after it: down
 top: exit 0, [truncated] is a row: yes, entry is a row: yes
 speedscope: exit 0, marker between the two parts: yes
-flame: exit 0, data: yes
+flame: exit 0, data: yes, marker nodes:
+<%s.php>;entry;down;down | below it: down (enough samples)

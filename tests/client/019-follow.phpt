@@ -1,5 +1,5 @@
 --TEST--
-client: --follow: when the stream ends (PHP gone, a new one started on the same socket) record says so, reconnects and goes on, without counting a sample twice; --retry bounds the waiting; without --follow an end before --seconds is reported
+client: --follow: when the stream ends (PHP gone, a new one started on the same socket) record and top say so, reconnect and go on, without counting a sample twice; --retry bounds the waiting; without --follow an end before --seconds is reported
 --SKIPIF--
 <?php require __DIR__ . '/client.inc'; if ($reason = statq_skip_reason()) die("skip $reason"); ?>
 --INI--
@@ -67,7 +67,31 @@ printf("recording: samples of both: %s, no sample twice: %s, status lines: %d\n"
     count(array_intersect([$pid1, $pid2], array_column(array_column($samples, 'request'), 'pid'))) === 2 ? 'yes' : 'no',
     count(array_unique($keys)) === count($keys) ? 'yes' : 'no', $statuses);
 
-/* --retry: nobody comes back; record gives up after about that long and keeps what it has */
+/* top --follow: the table at the end counts the new PHP's samples, taken after the reconnection */
+function readers(string $dir): int
+{
+    [$code, $out] = statq_run(['status', '-s', "$dir/stream.sock", '--json']);
+    return $code === 0 ? (int) (json_decode($out, true)['counters']['clients_connected'] ?? 0) : 0;
+}
+$a = new StatChild($ini, $busy);
+var_dump($a->waitFor("\n"));
+$top = new Statq(['top', '--follow', '--once', '-s', "$dir/stream.sock"]);
+printf("top connected: %s\n", stat_test_until(fn() => readers($dir) >= 1, 10.0) ? 'yes' : 'no');
+$a->send("bye\n");
+var_dump($a->wait());
+$b = new StatChild($ini, $busy);
+var_dump($b->waitFor("\n"));
+printf("top connected again: %s\n", stat_test_until(fn() => readers($dir) >= 1, 10.0) ? 'yes' : 'no');
+/* busy long enough for samples to reach top (200 at 1 ms a sample) */
+[$code, $out] = statq_run(['record', '--samples', '200', '-s', "$dir/stream.sock", '-o', "$dir/b.jsonl"]);
+$top->signal(SIGINT);
+$code = $top->wait(10);
+$b->send("bye\n");
+var_dump($b->wait());
+printf("top --follow: exit %s, md5 in the table: %s\n%s", var_export($code, true), preg_match('/\bmd5$/m', $top->stdout()) ? 'yes' : 'no',
+    $show(preg_replace('/^statq: top: left out \d+ samples.*\n/m', '', $top->stderr())));
+
+/* --retry: nobody comes back; record gives up after about that long, keeps what it has and exits 1 */
 $third = new StatChild($ini, $busy);
 var_dump($third->waitFor("\n"));
 $pid3 = (int) substr($third->stdout(), 4);
@@ -103,8 +127,17 @@ statq: record: reconnected to unix://DIR/stream.sock after N s
 int(0)
 recording: samples of both: yes, no sample twice: yes, status lines: 2
 bool(true)
+top connected: yes
 int(0)
-gave up: exit 0, within a few seconds: yes
+bool(true)
+top connected again: yes
+int(0)
+top --follow: exit 0, md5 in the table: yes
+statq: top: the stream from unix://DIR/stream.sock ended (PHP reloaded or restarted?); reconnecting, for up to 30 s
+statq: top: reconnected to unix://DIR/stream.sock after N s
+bool(true)
+int(0)
+gave up: exit 1, within a few seconds: yes
 statq: record: the stream from unix://DIR/stream.sock ended (PHP reloaded or restarted?); reconnecting, for up to N s
 statq: record: gave up reconnecting: cannot connect to unix://DIR/stream.sock: No such file or directory (is PHP running with stat loaded, and stat.stream/stat.control set to this path?)
 bool(true)

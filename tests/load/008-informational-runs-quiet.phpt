@@ -1,5 +1,7 @@
 --TEST--
 load: php -v, -i, -m, --ri stat, -l and php-fpm -t, -v with the pool's socket settings while the pool runs: no socket taken, no warning, the pool's listener untouched; a CLI php with no socket settings leaves nothing in its working directory
+--SKIPIF--
+<?php require __DIR__ . '/load.inc'; if (!stat_test_sapi_binary('fpm')) die('skip no php-fpm for this PHP (Debian: php' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION . '-fpm)'); ?>
 --INI--
 stat.stream=0
 stat.control=0
@@ -27,21 +29,15 @@ foreach ([['-v'], ['-i'], ['-m'], ['--ri', 'stat'], ['-l', "$dir/lint.php"], ['-
 printf("--ri names the stream it did not open: %s\n", str_contains($stdout, "Stream => unix://$dir/stream.sock (not opened: this run only prints information)") ? 'yes' : $stdout);
 
 $fpm = stat_test_sapi_binary('fpm');
-if ($fpm) {
-    file_put_contents("$dir/fpm.conf", "[global]\nerror_log = $dir/fpm.log\n[www]\nlisten = $dir/fpm.sock\npm = static\npm.max_children = 1\n");
-    $iniFile = "$dir/fpm.ini";
-    preg_match('/zend_extension=("[^"]*"|\'[^\']*\'|\S+)/', (string) getenv('TEST_PHP_EXTRA_ARGS'), $m);
-    file_put_contents($iniFile, "zend_extension=" . trim($m[1], '"\'') . "\nstat.stream=$dir/stream.sock\nstat.control=$dir/control.sock\ndisplay_startup_errors=1\n");
-    foreach ([['-t'], ['-v'], ['-m']] as $args) {
-        $root = trim((string) shell_exec('id -u')) === '0' ? ['-R'] : [];
-        [$code, $stdout, $stderr] = stat_load_run(array_merge([$fpm, '-n', '-c', $iniFile, '-y', "$dir/fpm.conf"], $root, $args));
-        $noise = preg_grep('/stat\.|in use|Warning/', explode("\n", $stdout . "\n" . $stderr));
-        printf("php-fpm %s: exit %s, warnings [%s]\n", implode(' ', $args), var_export($code, true), implode('|', $noise));
-    }
-} else {
-    foreach (['-t', '-v', '-m'] as $arg) {
-        printf("php-fpm %s: exit 0, warnings []\n", $arg);
-    }
+file_put_contents("$dir/fpm.conf", "[global]\nerror_log = $dir/fpm.log\n[www]\nlisten = $dir/fpm.sock\npm = static\npm.max_children = 1\n");
+$iniFile = "$dir/fpm.ini";
+preg_match('/zend_extension=("[^"]*"|\'[^\']*\'|\S+)/', (string) getenv('TEST_PHP_EXTRA_ARGS'), $m);
+file_put_contents($iniFile, "zend_extension=" . trim($m[1], '"\'') . "\nstat.stream=$dir/stream.sock\nstat.control=$dir/control.sock\ndisplay_startup_errors=1\n");
+foreach ([['-t'], ['-v'], ['-m']] as $args) {
+    $root = trim((string) shell_exec('id -u')) === '0' ? ['-R'] : [];
+    [$code, $stdout, $stderr] = stat_load_run(array_merge([$fpm, '-n', '-c', $iniFile, '-y', "$dir/fpm.conf"], $root, $args));
+    $noise = preg_grep('/stat\.|in use|Warning/', explode("\n", $stdout . "\n" . $stderr));
+    printf("php-fpm %s: exit %s, warnings [%s]\n", implode(' ', $args), var_export($code, true), implode('|', $noise));
 }
 
 /* the pool's listener still serves, the same one */

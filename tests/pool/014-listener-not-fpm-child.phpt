@@ -1,17 +1,20 @@
 --TEST--
-pool: the stat listener is not a child of php-fpm's master: killed, php-fpm logs no "unknown child"; the pool keeps serving, stat\settings() shows the listener gone and one warning says so in the log
+pool: the stat listener is not a child of php-fpm's master: killed, php-fpm logs no "unknown child"; the pool keeps serving, stat\settings() shows the listener gone, one warning says so in the log, clients_connected drops to 0 and statq status says the listener is not running
 --SKIPIF--
-<?php require __DIR__ . '/pool.inc'; if ($why = stat_pool_skip(['fpm', 'nginx'])) die("skip $why"); ?>
+<?php require __DIR__ . '/pool.inc'; require __DIR__ . '/../client/client.inc';
+if ($why = stat_pool_skip(['fpm', 'nginx'])) die("skip $why"); if ($reason = statq_skip_reason()) die("skip $reason"); ?>
 --INI--
 stat.stream=0
 stat.control=0
 --FILE--
 <?php
 require __DIR__ . '/pool.inc';
+require __DIR__ . '/../client/client.inc';
 
 $pool = new StatPool(['pm' => 'static', 'pm.max_children' => '2']);
 $pool->script('work.php', stat_pool_busy(0.05, 'echo getmypid();'));
 $pool->script('listener.php', '<?php echo json_encode(stat\\settings()["listener"]);');
+$pool->script('counters.php', '<?php echo json_encode(stat\\counters());');
 var_dump($pool->ready());
 $master = $pool->masterPid();
 /* stat\settings() in a worker names the listener and what it does */
@@ -23,6 +26,13 @@ printf("it is the stat listener: %s\n", preg_match('/^\d+ \(stat listener\) /', 
 $parent = preg_match('/^\d+ \(.*\) \S (\d+) /', (string) @file_get_contents("/proc/$pid/stat"), $m) ? (int) $m[1] : -1;
 printf("its parent is not php-fpm: %s\n", $parent !== $master && !in_array($parent, $pool->workers(), true) ? 'yes' : "no ($parent)");
 
+/* a reader connected while the listener is killed */
+$reader = new StatPoolStream("unix://$pool->stream");
+printf("a reader counted: %s\n", stat_pool_until(function () use ($pool, $reader) {
+    $reader->pump();
+    [[, $body]] = stat_pool_http($pool->port, [['GET', '/counters.php']]);
+    return (json_decode($body, true)['clients_connected'] ?? 0) >= 1;
+}, 10.0) ? 'yes' : 'no');
 stat_pool_kill($pid, SIGKILL);
 printf("listener gone: %s\n", stat_pool_until(fn() => !stat_pool_alive($pid), 10.0) ? 'yes' : 'no');
 $responses = stat_pool_http($pool->port, [['GET', '/work.php?after=1'], ['GET', '/work.php?after=2']]);
@@ -41,6 +51,11 @@ printf("said in fpm.log: %s\n", stat_pool_until(function () use ($pool, $said) {
     stat_pool_http($pool->port, [['GET', '/work.php?later=1'], ['GET', '/work.php?later=2']], 2);
     return str_contains((string) @file_get_contents("$pool->dir/fpm.log"), $said);
 }, 15.0) ? 'yes' : 'no');
+[[, $body]] = stat_pool_http($pool->port, [['GET', '/counters.php']]);
+printf("clients_connected after: %s\n", json_decode($body, true)['clients_connected'] ?? $body);
+$reader->close();
+[$code, $out, $err] = statq_run(['status', '-s', $pool->stream]);
+printf("statq status: exit %d, %s\n", $code, str_contains($err, "stat's listener is not running") ? 'says the listener is not running' : $err);
 
 stat_pool_kill($master, SIGQUIT);
 printf("php-fpm stopped: %s\n", stat_pool_until(fn() => !stat_pool_alive($master), 10.0) ? 'yes' : 'no');
@@ -53,10 +68,13 @@ bool(true)
 a worker sees the listener: serving
 it is the stat listener: yes
 its parent is not php-fpm: yes
+a reader counted: yes
 listener gone: yes
 the pool still serves: yes
 a worker sees it: gone
 said in fpm.log: yes
+clients_connected after: 0
+statq status: exit 1, says the listener is not running
 php-fpm stopped: yes
 fpm.log says unknown child: no
 said once: yes

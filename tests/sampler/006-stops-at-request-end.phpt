@@ -8,10 +8,11 @@ stat.control=0
 require __DIR__ . '/sampler.inc';
 
 $start = microtime(true);
-$child = new StatChild(['stat.interval' => '10000000'], <<<'PHP'
+/* stat.dump gives the child a reader: a process nothing can read from samples nothing on its own */
+$child = new StatChild(['stat.interval' => '10000000', 'stat.dump' => '3'], <<<'PHP'
 <?php
 echo json_encode([stat\sampler\active(), stat\settings()['interval']]), "\n";
-PHP);
+PHP, [3 => ['file', '/dev/null', 'w']]);
 $code = $child->wait(10.0);
 $took = microtime(true) - $start;
 var_dump($code, $child->stdout(), $child->stderr());

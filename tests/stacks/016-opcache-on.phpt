@@ -3,7 +3,7 @@ stacks: the basic stack test with opcache on (opcache.enable_cli=1): exact names
 --SKIPIF--
 <?php
 require __DIR__ . '/stacks.inc';
-if (stat_stacks_opcache_ini() === null) die('skip opcache cannot be loaded in a child');
+if (stat_stacks_opcache_ini() === null) die('skip opcache cannot be loaded in a child (Debian: php' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION . '-opcache, built in from 8.5)');
 ?>
 --INI--
 stat.stream=0

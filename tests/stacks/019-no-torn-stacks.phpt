@@ -36,8 +36,9 @@ foreach ($samples as $sample) {
         $torn[$key] = ($torn[$key] ?? 0) + 1;
     }
 }
-printf("crc32 with its callers: %s\n", ($whole['crc32'] ?? 0) >= 50 ? 'yes' : 'no');
-printf("tiny with its callers: %s\n", ($whole['tiny'] ?? 0) >= 50 ? 'yes' : 'no');
+$leaves = array_count_values(array_map(fn($s) => $s['stack'][0]['function'] ?? '(top level)', $samples));
+printf("crc32 with its callers: %s\n", ($whole['crc32'] ?? 0) >= 50 ? 'yes' : 'no (' . json_encode($whole) . ', leaves ' . json_encode($leaves) . ')');
+printf("tiny with its callers: %s\n", ($whole['tiny'] ?? 0) >= 50 ? 'yes' : 'no (' . json_encode($whole) . ', leaves ' . json_encode($leaves) . ')');
 echo "stacks cut short:\n";
 var_dump($torn);
 ?>

@@ -1,6 +1,7 @@
 --TEST--
 stream: clients that disconnect mid-stream (with unread data, so the kernel resets) cause no SIGPIPE (unix and TCP); the others continue
 --INI--
+memory_limit=512M
 stat.stream=0
 stat.control=0
 --FILE--
@@ -46,6 +47,8 @@ foreach (['unix' => "$dir/stream.sock", 'tcp' => 'tcp://127.0.0.1:' . stat_test_
     printf("the stayer got samples after the last leaver left: %s\n", count($after) > 0 ? 'yes' : 'no');
     printf("the stayer got every sample: %s\n", count($stayer->samples) === $counters['samples_written'] ? 'yes' : 'no (' . count($stayer->samples) . " of {$counters['samples_written']})");
     printf("leavers were dropped: %s\n", $counters['clients_total'] === 6 && $counters['clients_connected'] === 1 ? 'yes' : "no (total {$counters['clients_total']}, connected {$counters['clients_connected']})");
+    /* the decoded samples of one transport are not kept while the next is read (a slow machine takes many) */
+    unset($after, $stayer, $leavers, $leaver);
 }
 ?>
 --EXPECT--

@@ -7,7 +7,8 @@ stat.control=0
 <?php
 require __DIR__ . '/../utils.inc';
 
-$child = new StatChild(['stat.interval' => '100'], <<<'PHP'
+/* stat.dump gives the child a reader: a process nothing can read from samples nothing on its own */
+$child = new StatChild(['stat.interval' => '100', 'stat.dump' => '3'], <<<'PHP'
 <?php
 /* each function does work of its own, so each is the current frame in many samples */
 class Dedup {
@@ -41,7 +42,7 @@ while ($k < 2) {
     }
 }
 echo json_encode($seen), "\n";
-PHP);
+PHP, [3 => ['file', '/dev/null', 'w']]);
 
 var_dump($child->wait(), $child->stderr());
 [$a, $b] = json_decode($child->stdout(), true) + [null, null];

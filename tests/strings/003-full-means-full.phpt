@@ -12,7 +12,8 @@ require __DIR__ . '/../utils.inc';
  * header, name, NUL, alignment). Once a name is refused, less than 24 bytes
  * may be free, else it would have fit.
  */
-$child = new StatChild(['stat.strings' => '4K', 'stat.interval' => '100'], <<<'PHP'
+/* stat.dump gives the child a reader: a process nothing can read from samples nothing on its own */
+$child = new StatChild(['stat.strings' => '4K', 'stat.interval' => '100', 'stat.dump' => '3'], <<<'PHP'
 <?php
 $code = '';
 for ($i = 0; $i < 250; $i++) {
@@ -25,7 +26,7 @@ for ($i = 0; $i < 250 || (stat\counters()['strings_full'] === 0 && microtime(tru
     $f(microtime(true) + 0.003);
 }
 echo json_encode(stat\counters()), "\n";
-PHP);
+PHP, [3 => ['file', '/dev/null', 'w']]);
 
 var_dump($child->wait(), $child->stderr());
 $c = json_decode($child->stdout(), true);

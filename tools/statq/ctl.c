@@ -254,8 +254,11 @@ int statq_ctl_main(int argc, char **argv)
 			}
 		}
 		if (i >= replies) {
-			printf("sent %s %s to %s, no reply\n", control->name, statq_ctl_value(control, param, shown, sizeof(shown)), text);
+			/* sent, but nothing says it took effect: not a success */
+			statq_error("ctl: %s did not answer %s %s: it may or may not have taken effect", text, control->name,
+				statq_ctl_value(control, param, shown, sizeof(shown)));
 			unanswered++;
+			status = STATQ_FAIL;
 			continue;
 		}
 		switch (replies_data[2 * i]) {
@@ -286,10 +289,10 @@ int statq_ctl_main(int argc, char **argv)
 		}
 	}
 	if (unanswered && replies == 0 && !statq_interrupted) {
-		statq_error("ctl: warning: %s sent no reply within %.0f s: a stat older than the replies does not answer; "
+		statq_error("ctl: %s sent no reply within %.0f s (its listener stalled, or a stat older than the replies); "
 			"check the settings with statq status", text, STATQ_CTL_WAIT);
 	} else if (unanswered && !statq_interrupted) {
-		statq_error("ctl: warning: %s answered %zu of %zu messages", text, replies, count);
+		statq_error("ctl: %s answered %zu of %zu messages", text, replies, count);
 	}
 	return status;
 }

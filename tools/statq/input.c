@@ -160,7 +160,9 @@ static int statq_connect_unix(const char *path, const char *inside, char *text, 
 			snprintf(hint, sizeof(hint), " (connecting needs write permission on the socket and search permission on"
 				" its directories: see stat.socket_group, stat.socket_mode and stat.control_mode)");
 		} else if (saved == ECONNREFUSED) {
-			snprintf(hint, sizeof(hint), " (nothing listens there: the socket file is left from a PHP that is gone)");
+			snprintf(hint, sizeof(hint), " (nothing listens there: stat's listener is not running; either every PHP"
+				" process that shared it has exited, or the listener was killed, which PHP's error log says;"
+				" reloading or restarting PHP starts a new one)");
 		}
 		snprintf(error, error_size, "cannot connect to %s: %s%s", text, strerror(saved), hint);
 		close(fd);

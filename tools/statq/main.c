@@ -21,6 +21,7 @@
 
 volatile sig_atomic_t statq_interrupted = 0;
 volatile sig_atomic_t statq_output_closed = 0;
+bool statq_incomplete = false;
 
 const statq_command statq_commands[] = {
 	{"top", STATQ_CMD_TOP, statq_top_main,
@@ -279,6 +280,7 @@ static void statq_help(FILE *out)
 int main(int argc, char **argv)
 {
 	const statq_command *command;
+	int status;
 
 	if (argc < 2) {
 		statq_help(stderr);
@@ -302,5 +304,6 @@ int main(int argc, char **argv)
 		return STATQ_USAGE;
 	}
 	statq_signals();
-	return command->main(argc - 1, argv + 1);
+	status = command->main(argc - 1, argv + 1);
+	return status == STATQ_OK && statq_incomplete ? STATQ_FAIL : status;
 }

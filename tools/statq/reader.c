@@ -328,6 +328,7 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 				if (!again) {
 					if (!statq_interrupted && !(deadline && statq_now() >= deadline)) {
 						statq_error("%s: gave up reconnecting: %s", command, error);
+						statq_incomplete = true;
 					}
 					totals->stop = statq_interrupted ? STATQ_STOP_INTERRUPTED
 						: (deadline && statq_now() >= deadline ? STATQ_STOP_SECONDS : STATQ_STOP_EOF);

@@ -34,6 +34,13 @@ extern volatile sig_atomic_t statq_interrupted;
  */
 extern volatile sig_atomic_t statq_output_closed;
 
+/*
+ * Set when a run ended short of what it was asked for in a way that is a
+ * failure although its output is whole (--follow gave up reconnecting): the
+ * command writes what it has, and statq then exits 1.
+ */
+extern bool statq_incomplete;
+
 /* Whether stdout is a pipe or socket nobody reads any more; sets statq_output_closed and stops reading. */
 bool statq_stdout_gone(void);
 
