@@ -1,6 +1,8 @@
 /*
- * buffer.h: growable memory for the listener (malloc, never PHP's allocator:
- * the listener is not a PHP thread).
+ * buffer.h: growable memory for the encoder, the listener and the dump:
+ * malloc, never PHP's allocator (the listener process runs no PHP, and what
+ * the encoder keeps lives for the process, past any request). Process-local;
+ * the listener process and MSHUTDOWN only.
  */
 #ifndef STAT_BUFFER_H
 #define STAT_BUFFER_H
@@ -10,9 +12,9 @@
 
 /* A growable byte buffer. */
 typedef struct _stat_buffer {
-	char  *data;
-	size_t length;
-	size_t capacity;
+	char  *data;      /* malloc'd; NULL until the first append */
+	size_t length;    /* bytes used */
+	size_t capacity;  /* bytes allocated */
 } stat_buffer;
 
 bool stat_buffer_append(stat_buffer *buffer, const char *data, size_t length);

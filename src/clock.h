@@ -1,8 +1,10 @@
 /*
  * clock.h: one monotonic time base for every process sharing stat.
  *
- * The epoch is taken at MINIT and kept in the shared mapping, so `elapsed`
- * in a sample from any worker and stat\elapsed() in any process agree.
+ * The epoch is taken at MINIT, before any fork, and every process forked
+ * afterwards inherits it (a process-local copy; the mapping keeps one too),
+ * so `elapsed` in a sample from any worker and stat\elapsed() in any process
+ * agree.
  *
  * Wall-clock time (a sample's `time`) is not read per sample: it is the
  * monotonic time plus the current offset between CLOCK_REALTIME and

@@ -22,22 +22,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STAT_CONTROL_AUTO     (1 << 1)
-#define STAT_CONTROL_SAMPLERS (1 << 2)
-#define STAT_CONTROL_INTERVAL (1 << 3)
-#define STAT_CONTROL_ARGINFO  (1 << 4)
-#define STAT_CONTROL_STACK    (1 << 5)
-#define STAT_CONTROL_CLOCK    (1 << 6)  /* 0: wall, 1: cpu */
+#include "control_codes.h"  /* the codes, reply statuses and ranges, shared with statq */
 
-/* reply statuses */
-#define STAT_CONTROL_APPLIED      0  /* value: the setting now in effect */
-#define STAT_CONTROL_UNKNOWN      1  /* no such control; value 0 */
-#define STAT_CONTROL_OUT_OF_RANGE 2  /* value: the setting, unchanged */
-#define STAT_CONTROL_ABOVE_MAX    3  /* beyond what was sized at startup (stack > stat.stack); value: that maximum */
-
+/* The 16 bytes sent back for each whole message (control_codes.h). */
 typedef struct _stat_control_reply {
-	int64_t status;
-	int64_t value;
+	int64_t status;  /* STAT_CONTROL_APPLIED, _UNKNOWN, _OUT_OF_RANGE or _ABOVE_MAX */
+	int64_t value;   /* by status: the setting now in force, 0, the setting unchanged, the maximum */
 } stat_control_reply;
 
 /* Apply one message; invalid ones are counted and change nothing. Any thread. */

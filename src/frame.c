@@ -294,7 +294,7 @@ static inline uintptr_t stat_frame_head_func(const unsigned char *head)
 {
 	uintptr_t func;
 
-	memcpy(&func, head + offsetof(zend_execute_data, func) - STAT_FRAME_HEAD_FROM, sizeof(func));
+	memcpy(&func, head + (offsetof(zend_execute_data, func) - STAT_FRAME_HEAD_FROM), sizeof(func));
 	return func;
 }
 
@@ -302,20 +302,20 @@ static inline uintptr_t stat_frame_head_prev(const unsigned char *head)
 {
 	uintptr_t prev;
 
-	memcpy(&prev, head + offsetof(zend_execute_data, prev_execute_data) - STAT_FRAME_HEAD_FROM, sizeof(prev));
+	memcpy(&prev, head + (offsetof(zend_execute_data, prev_execute_data) - STAT_FRAME_HEAD_FROM), sizeof(prev));
 	return prev;
 }
 
 static inline const zval *stat_frame_head_this(const unsigned char *head)
 {
-	return (const zval *) (head + offsetof(zend_execute_data, This) - STAT_FRAME_HEAD_FROM);
+	return (const zval *) (head + (offsetof(zend_execute_data, This) - STAT_FRAME_HEAD_FROM));
 }
 
 static inline uintptr_t stat_frame_head_opline(const unsigned char *head)
 {
 	uintptr_t opline;
 
-	memcpy(&opline, head + offsetof(zend_execute_data, opline) - STAT_FRAME_HEAD_FROM, sizeof(opline));
+	memcpy(&opline, head + (offsetof(zend_execute_data, opline) - STAT_FRAME_HEAD_FROM), sizeof(opline));
 	return opline;
 }
 
@@ -796,11 +796,13 @@ static void stat_frame_lower_learn(stat_frame_reader *reader, const stat_frame_g
 
 	reader->page = globals->page;
 	reader->page_prev = 0;
-	if (!stat_frame_read_one(reader, &header, globals->page, sizeof(header)) || header.prev == NULL) {
+	if (!stat_frame_read_one(reader, &header, globals->page, sizeof(header)) || header.prev == NULL ||
+		!stat_frame_aligned((uintptr_t) header.prev)) {
 		return;
 	}
 	reader->page_prev = (uintptr_t) header.prev;
-	if (!stat_frame_read_one(reader, &header, reader->page_prev, sizeof(header))) {
+	/* (the copy of that page is viewed as frames at offsets from its start and top: garbage if not aligned) */
+	if (!stat_frame_read_one(reader, &header, reader->page_prev, sizeof(header)) || !stat_frame_aligned((uintptr_t) header.top)) {
 		reader->page_prev = 0;
 		return;
 	}
@@ -808,24 +810,32 @@ static void stat_frame_lower_learn(stat_frame_reader *reader, const stat_frame_g
 	reader->page_prev_top = (uintptr_t) header.top;
 }
 
-/* Copy the previous page from `address` (or further down) to its top. */
-static void stat_frame_lower(stat_frame_reader *reader, uintptr_t address)
+/*
+ * Copy the previous page from `address` (or further down) to its top;
+ * whether it read (not when the address is not on that page, or there is
+ * none: a fiber's stack has no previous page under its first).
+ */
+static bool stat_frame_lower(stat_frame_reader *reader, uintptr_t address)
 {
 	uintptr_t prev_lo = reader->page_prev + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
 	uintptr_t top = reader->page_prev_top, from;
 
 	if (reader->page_prev == 0 || address < prev_lo || address >= top || top - prev_lo > (uintptr_t) 1 << 30) {
-		return;
+		return false;
 	}
 	from = top - prev_lo > reader->lower_size ? top - reader->lower_size : prev_lo;
 	if (from > address) {
 		/* deeper than last time: take as much as a window holds */
 		from = top - address > STAT_FRAME_WINDOW_MAX ? address : (top - prev_lo > STAT_FRAME_WINDOW_MAX ? top - STAT_FRAME_WINDOW_MAX : prev_lo);
 	}
-	if (top - from <= STAT_FRAME_WINDOW_MAX && stat_frame_read_one(reader, reader->lower, from, top - from)) {
+	if (top - from > STAT_FRAME_WINDOW_MAX) {
+		return false;
+	}
+	if (stat_frame_read_one(reader, reader->lower, from, top - from)) {
 		reader->lower_lo = from;
 		reader->lower_hi = top;
 	}
+	return true;
 }
 
 /* The frame at address: from the window or the previous page's top, or one extra read into `into`. */
@@ -871,8 +881,10 @@ static const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const s
 				*extra += 2;
 				stat_frame_lower_learn(reader, globals);
 			}
-			(*extra)++;
-			stat_frame_lower(reader, address);
+			/* (a frame not on the previous page costs its own read below, not two) */
+			if (stat_frame_lower(reader, address)) {
+				(*extra)++;
+			}
 		}
 		if (stat_frame_within(address, reader->lower_lo, reader->lower_hi)) {
 			copy = reader->lower + (address - reader->lower_lo);
@@ -1177,7 +1189,8 @@ static bool stat_frame_page(stat_frame_reader *reader, uintptr_t page, uintptr_t
 	uintptr_t lo = page + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
 	struct iovec local, remote;
 
-	if (!stat_frame_read_one(reader, &header, page, sizeof(header))) {
+	/* (its copy is viewed as frames at offsets from its start: garbage if not aligned) */
+	if (!stat_frame_aligned(page) || !stat_frame_read_one(reader, &header, page, sizeof(header))) {
 		return false;
 	}
 	*prev = (uintptr_t) header.prev;
@@ -1215,8 +1228,9 @@ static bool stat_frame_generator(stat_frame_reader *reader, uintptr_t generator,
 	if (ce != (uintptr_t) zend_ce_generator) {
 		return false;
 	}
-	memcpy(execute_data, bytes + offsetof(zend_generator, execute_data) - STAT_FRAME_GENERATOR_FROM, sizeof(*execute_data));
-	memcpy(parent, bytes + offsetof(zend_generator, node.parent) - STAT_FRAME_GENERATOR_FROM, sizeof(*parent));
+	/* (offsets into the copy: a pointer past its end, even in passing, is undefined) */
+	memcpy(execute_data, bytes + (offsetof(zend_generator, execute_data) - STAT_FRAME_GENERATOR_FROM), sizeof(*execute_data));
+	memcpy(parent, bytes + (offsetof(zend_generator, node.parent) - STAT_FRAME_GENERATOR_FROM), sizeof(*parent));
 	return true;
 }
 
@@ -1449,6 +1463,20 @@ static bool stat_frame_outer_same(const stat_frame_reader *reader, uint32_t inne
 	return true;
 }
 
+/*
+ * A sample whose outermost frames, taken from what was learnt under the cut,
+ * do not validate: forget it (else every sample of this stack would fail
+ * the same way until the next request; the anchors are checked only later)
+ * and count again next time. false, for the caller to return.
+ */
+static bool stat_frame_outer_stale(stat_frame_reader *reader, uint32_t kept_outer)
+{
+	if (kept_outer) {
+		stat_frame_forget(reader);
+	}
+	return false;
+}
+
 static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sample, uint32_t stack, bool arginfo)
 {
 	stat_frame_globals globals, guess;
@@ -1490,7 +1518,12 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 	/* the sample's time is when the executor's state is copied, not when the tick began */
 	sample->time = stat_clock_now();
 	got = stat_frame_readv(reader, local, remote, 2 + guessed);
-	if (got < (ssize_t) sizeof(globals)) {
+	/*
+	 * The engine keeps these aligned; values that are not are garbage, and
+	 * the copies of the stack are viewed as frames at offsets from them.
+	 */
+	if (got < (ssize_t) sizeof(globals) || !stat_frame_aligned(globals.top) || !stat_frame_aligned(globals.end) ||
+		!stat_frame_aligned(globals.page) || !stat_frame_aligned(globals.current)) {
 		reader->last.page = 0;
 		return false;
 	}
@@ -1625,7 +1658,8 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 
 	/* (3) the functions and lines */
 	if (!stat_frame_functions(reader, count + kept_outer, &funcs)) {
-		return false;
+		/* (one of the outermost frames' functions may have been freed since) */
+		return stat_frame_outer_stale(reader, kept_outer);
 	}
 
 	/*
@@ -1645,10 +1679,10 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 		/* (a generator's frame is a top frame too, but is never a stack's end:
 		 * without a caller it is being resumed or suspended) */
 		if ((!(last->call_info & ZEND_CALL_TOP) || (last->call_info & ZEND_CALL_GENERATOR)) && !fiber) {
-			return false;
+			return stat_frame_outer_stale(reader, kept_outer);
 		}
 		if (func->type == ZEND_INTERNAL_FUNCTION && !fiber) {
-			return false;
+			return stat_frame_outer_stale(reader, kept_outer);
 		}
 		if (fiber && count == 1) {
 			/* a fiber's entry alone: switching fibers, no PHP code runs */
@@ -1660,7 +1694,7 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 			 * (and it runs on top): a fiber's frame copied before it
 			 * suspended, with the entry copied after, is torn.
 			 */
-			return false;
+			return stat_frame_outer_stale(reader, kept_outer);
 		}
 	}
 
@@ -1671,7 +1705,7 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 		bool has_line = false;
 
 		if (!stat_frame_resolve(reader, &reader->found[i], &frame, &type, &opcode, &offset, &has_line)) {
-			return false;
+			return i >= count ? stat_frame_outer_stale(reader, kept_outer) : false;
 		}
 
 		if (i == 0) {
@@ -1738,6 +1772,14 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 					(!kept_outer && outer && reader->anchor_count >= outer)) {
 					return false;
 				}
+			}
+			/*
+			 * Something was left out, so more frames lie below the cut than
+			 * are kept from its far end: a count that says otherwise came
+			 * from links changed under us (or garbage): torn.
+			 */
+			if (generators + below <= kept_outer) {
+				return false;
 			}
 			sample->true_depth = count + generators + below;
 			/* the [truncated] marker goes between the innermost and the outermost frames */

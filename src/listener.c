@@ -331,18 +331,23 @@ void stat_socket_close(stat_socket *sock)
 
 /* ---- the listener process ---- */
 
-/* how often new samples are picked up while clients are connected */
 /* a listener whose last round is older than this is not serving (it rounds at least every second) */
 #define STAT_LISTENER_LATE_NS (3 * 1000 * 1000 * 1000ULL)
+/* how often new samples are picked up while stream clients are connected */
 #define STAT_LISTENER_TICK_MS 2
+/* the longest poll() without stream clients: a round (and a heartbeat) at least every second */
 #define STAT_LISTENER_IDLE_MS 1000
 /* how long stream clients get to take their backlog once PHP is gone */
 #define STAT_LISTENER_DRAIN_NS (900 * 1000 * 1000ULL)
 
+/*
+ * This process's write end of the alive pipe (-1: none). Every PHP process
+ * sharing stat holds it (inherited across fork, closed on exec); the
+ * listener polls the read end and stops when the last one is closed.
+ */
 static struct {
-	pid_t pid;
-	int   alive;   /* write end: held by every PHP process sharing stat */
-} stat_listener = {0, -1};
+	int alive;
+} stat_listener = {-1};
 
 static struct pollfd *stat_listener_fds(size_t *capacity, size_t need)
 {
@@ -574,7 +579,6 @@ bool stat_listener_start(stat_socket *stream, stat_socket *control, char *error,
 		close(control->fd);
 		control->fd = -1;
 	}
-	stat_listener.pid = pid;
 	stat_listener.alive = alive[1];
 	stat_atomic_store(&stat_memory->listener.heartbeat, stat_clock_now());
 	stat_atomic_store(&stat_memory->listener.pid, (uint64_t) pid);

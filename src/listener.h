@@ -17,21 +17,23 @@
 
 #define STAT_ADDRESS_TEXT 160
 
+/* A socket setting, parsed in MINIT (settings.c) and read-only after. */
 typedef struct _stat_address {
 	int                     family;   /* 0: disabled, AF_UNIX, AF_INET, AF_INET6 */
-	socklen_t               length;
+	socklen_t               length;   /* bytes of addr used */
 	struct sockaddr_storage addr;
-	char                    text[STAT_ADDRESS_TEXT];
+	char                    text[STAT_ADDRESS_TEXT];  /* as shown: unix://path, tcp://host:port */
 } stat_address;
 
 /* Parse "0", "path", "unix://path", "tcp://host:port" or "tcp://[v6]:port". */
 bool stat_address_parse(const char *value, stat_address *address, char *error, size_t error_size);
 
+/* A listening socket: opened in MINIT (stat.c keeps one each), then the listener's. */
 typedef struct _stat_socket {
-	int          fd;
-	stat_address address;
-	dev_t        dev;    /* the unix socket file we created, so we unlink only ours */
-	ino_t        ino;
+	int          fd;      /* -1: none (or handed to the listener) */
+	stat_address address; /* as set; its text names the port really bound (tcp://host:0) */
+	dev_t        dev;     /* the unix socket file we created, so we unlink only ours */
+	ino_t        ino;     /* 0: no file of ours */
 } stat_socket;
 
 /*

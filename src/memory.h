@@ -2,10 +2,16 @@
  * memory.h: the one shared mapping.
  *
  * MINIT maps a single MAP_SHARED|MAP_ANONYMOUS region that every process
- * forked afterwards (an FPM pool, pcntl_fork children) shares. It holds, in
- * order: this header (live settings and counters), the request table, the
- * sampler table, the sample ring and the string arena. Everything in it is
- * accessed with atomics; there is no lock a dying process could leave held.
+ * forked afterwards (an FPM pool, pcntl_fork children, the listener) shares
+ * at the same address. It holds, in order, each part 64-byte aligned: this
+ * header (live settings, counters, the listener's state), the request table,
+ * the sampler places, the sample ring and the string arena (TECHNOTES.md
+ * draws it). Every word more than one process changes is changed with the
+ * atomics of atomic.h; the bulk bytes (a ring slot's sample, a request
+ * record) are plain copies that a reader accepts only when the slot's
+ * sequence number and checksum say they are whole, and an arena string is
+ * written before the CAS that publishes it. There is no lock a dying
+ * process could leave held.
  */
 #ifndef STAT_MEMORY_H
 #define STAT_MEMORY_H
@@ -21,14 +27,19 @@ typedef struct _stat_strings stat_strings;
 typedef struct _stat_requests stat_requests;
 typedef struct _stat_samplers stat_samplers;
 
-/* Settings the control socket changes: read at every use, by every process. */
+/*
+ * Settings the control socket changes: read at every use, by every process.
+ * Written by MINIT (the INI values) and then only by control.c in the
+ * listener process (one store per applied message); read by request threads,
+ * sampler threads, the status line and stat\settings()/phpinfo().
+ */
 typedef struct _stat_live {
-	stat_atomic_u64 autostart;
-	stat_atomic_u64 samplers;
-	stat_atomic_u64 interval;
-	stat_atomic_u64 arginfo;
-	stat_atomic_u64 stack;
-	stat_atomic_u64 clock;      /* STAT_CLOCK_WALL or STAT_CLOCK_CPU */
+	stat_atomic_u64 autostart;  /* sample every request (0/1): read by RINIT */
+	stat_atomic_u64 samplers;   /* samplers at once in the pool, 0 unlimited: read when a sampler claims a place */
+	stat_atomic_u64 interval;   /* microseconds between samples: read by sampler threads every round */
+	stat_atomic_u64 arginfo;    /* sample the innermost call's arguments (0/1): read by sampler threads every tick */
+	stat_atomic_u64 stack;      /* frames kept, at most stat.stack: read by sampler threads every tick */
+	stat_atomic_u64 clock;      /* STAT_CLOCK_WALL or STAT_CLOCK_CPU: read by sampler threads every round */
 } stat_live;
 
 /* name, description: what phpinfo() and stat\counters() show. */
@@ -51,6 +62,11 @@ typedef struct _stat_live {
 	X(control_applied,   "control messages applied") \
 	X(control_invalid,   "control messages ignored (invalid)")
 
+/*
+ * Written by everyone (relaxed atomic adds: sampler threads, request
+ * threads, the listener); read by stat\counters(), phpinfo() and the
+ * status line. Never reset.
+ */
 typedef struct _stat_counters {
 #define STAT_COUNTER_FIELD(name, text) stat_atomic_u64 name;
 	STAT_COUNTERS(STAT_COUNTER_FIELD)
@@ -59,19 +75,21 @@ typedef struct _stat_counters {
 
 /* The listener process, for every process to see (listener.c writes, anyone reads). */
 typedef struct _stat_listener_shared {
-	stat_atomic_u64 pid;        /* 0: no listener was started */
+	stat_atomic_u64 pid;        /* 0: no listener was started; set by MINIT once forked, and by the listener */
 	stat_atomic_u64 heartbeat;  /* stat's clock (ns) at the listener's last round: at least once a second */
-	stat_atomic_u64 reported;   /* the pid whose end was written to the log (once per pool) */
+	stat_atomic_u64 reported;   /* the pid whose end was written to the log: CAS by the first RINIT that sees it gone */
 } stat_listener_shared;
 
+/* The mapping's header. The plain fields are written by MINIT before any fork and only read after. */
 typedef struct _stat_shared {
-	uint64_t       magic;
-	uint64_t       epoch;
-	uint64_t       size;
-	pid_t          owner;
+	uint64_t       magic;       /* STAT_MEMORY_MAGIC: finds the mapping in a core dump; nothing reads it */
+	uint64_t       epoch;       /* stat's clock at MINIT (the epoch in use is clock.c's copy, inherited across fork) */
+	uint64_t       size;        /* bytes mapped: MSHUTDOWN unmaps them */
+	pid_t          owner;       /* the process that mapped it: only it writes stat.dump at MSHUTDOWN */
 	stat_live      live;
 	stat_counters  counters;
 	stat_listener_shared listener;
+	/* the parts, at fixed offsets from the header (memory.c) */
 	stat_requests *requests;
 	stat_samplers *samplers;
 	stat_ring     *ring;

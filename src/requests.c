@@ -1,6 +1,9 @@
 /*
  * requests.c: see requests.h. Writer: request threads of any process.
- * Readers: the listener process and MSHUTDOWN.
+ * Readers: the listener process and MSHUTDOWN (the encoder). Record id
+ * lives in slot id % records; like a ring slot, its seq is 2*id+1 while id
+ * is written and 2*id+2 once complete, and a writer that finds a later id's
+ * seq there (it was lapped before it began) writes nothing.
  */
 #include <string.h>
 
@@ -9,14 +12,14 @@
 #include "checksum.h"
 
 typedef struct _stat_request_slot {
-	stat_atomic_u64 seq;
+	stat_atomic_u64 seq;       /* 0: never written; 2*id+1: id being written; 2*id+2: id complete */
 	uint64_t        checksum;  /* of the record's bytes, seeded with its id (checksum.h) */
-	stat_request    request;
+	stat_request    request;   /* plain bytes, up to uri + uri_length: trusted only when seq and checksum agree */
 } stat_request_slot;
 
 struct _stat_requests {
-	uint64_t          records;
-	stat_atomic_u64   next;
+	uint64_t          records;  /* slots (memory.c: stat.samples / 4, from 256 to 65536); set in MINIT */
+	stat_atomic_u64   next;     /* the next id (from 1): request threads fetch-add it */
 	stat_request_slot slots[];
 };
 

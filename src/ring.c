@@ -10,22 +10,33 @@
 #include "atomic.h"
 #include "checksum.h"
 
+/*
+ * One slot. Written by the sampler thread that claimed its position (any
+ * process), read by every reader; only seq is atomic: the other fields are
+ * trusted only when seq was 2p+2 before and after they were copied and the
+ * checksum matches.
+ */
 typedef struct _stat_ring_slot {
-	stat_atomic_u64 seq;
-	uint64_t        checksum;
-	uint64_t        length;
-	uint64_t        reserved;
-	unsigned char   data[];
+	stat_atomic_u64 seq;       /* 0: never written; 2p+1: position p being written; 2p+2: p complete */
+	uint64_t        checksum;  /* of data[0 .. length), seeded with p (checksum.h); stored before seq = 2p+2 */
+	uint64_t        length;    /* bytes of data the writer copied (at most sample_size) */
+	uint64_t        reserved;  /* (keeps data 8-byte aligned after a 32-byte head) */
+	unsigned char   data[];    /* the sample; sample_size bytes of room */
 } stat_ring_slot;
 
+/*
+ * The ring's head, then `slots` slots of slot_size bytes. The geometry is
+ * written once by stat_ring_init in MINIT, before any fork, and only read
+ * after; head is the one word every writer changes.
+ */
 struct _stat_ring {
-	uint64_t        slots;
-	uint64_t        sample_size;
-	uint64_t        slot_size;
+	uint64_t        slots;        /* slots in the ring (stat.samples) */
+	uint64_t        sample_size;  /* bytes a sample may take (stat_sample_size at stat.stack) */
+	uint64_t        slot_size;    /* a slot's bytes: its head and sample_size, rounded up to 64 */
 	uint64_t        reserved[5];
-	stat_atomic_u64 head;
-	unsigned char   padding[56];
-	unsigned char   data[];
+	stat_atomic_u64 head;         /* the next position to claim; writers fetch-add it, readers load it */
+	unsigned char   padding[56];  /* head alone on its cache line */
+	unsigned char   data[];       /* the slots; position p lives in slot p % slots */
 };
 
 #define STAT_RING_BUSY(p) (2 * (p) + 1)
@@ -162,11 +173,6 @@ uint64_t stat_ring_tail(stat_ring *ring)
 	uint64_t head = stat_atomic_load(&ring->head);
 
 	return head > ring->slots ? head - ring->slots : 0;
-}
-
-uint64_t stat_ring_slots(stat_ring *ring)
-{
-	return ring->slots;
 }
 
 size_t stat_ring_sample_size(stat_ring *ring)

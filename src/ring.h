@@ -11,7 +11,8 @@
  * checksum for p matches, so a sample is never torn, even when a writer
  * paused mid-copy is overtaken a lap later and then finishes its copy over
  * the newer sample (its checksum, if it stores one, is for another position).
- * tests/unit/ring-stalled-writer.c pauses a writer inside its copy.
+ * tests/unit/stalled-writer.c pauses a writer inside its copy;
+ * tests/unit/test-ring.c runs writers and readers in threads and processes.
  */
 #ifndef STAT_RING_H
 #define STAT_RING_H
@@ -49,10 +50,9 @@ void stat_ring_catch_up(stat_ring *ring, uint64_t *cursor, uint64_t *lost);
 /* Skip the slot at the cursor (a writer died or stalled on it). */
 void stat_ring_skip(stat_ring *ring, uint64_t *cursor, uint64_t *lost);
 
-/* The position the next sample will take, and the oldest still in the ring. */
+/* The position the next sample will take, and the oldest still in the ring; the bytes a slot holds. */
 uint64_t stat_ring_head(stat_ring *ring);
 uint64_t stat_ring_tail(stat_ring *ring);
-uint64_t stat_ring_slots(stat_ring *ring);
 size_t stat_ring_sample_size(stat_ring *ring);
 
 #endif

@@ -224,6 +224,21 @@ static const char *stat_arg_names[] = {
 	"undef", "null", "bool", "bool", "int", "float", "string", "array", "object", "resource", "reference", "unknown"
 };
 
+/*
+ * The argument type table mirrors the engine's: frame.c stores a zval's
+ * type byte (Z_TYPE) as it is, as a stat_arg_type (above IS_REFERENCE:
+ * STAT_ARG_UNKNOWN), and the names above are indexed by it. A PHP that
+ * renumbers its types fails to build here instead of naming them wrongly.
+ */
+_Static_assert(STAT_ARG_UNDEF == IS_UNDEF && STAT_ARG_NULL == IS_NULL && STAT_ARG_FALSE == IS_FALSE &&
+	STAT_ARG_TRUE == IS_TRUE && STAT_ARG_LONG == IS_LONG && STAT_ARG_DOUBLE == IS_DOUBLE &&
+	STAT_ARG_STRING == IS_STRING && STAT_ARG_ARRAY == IS_ARRAY && STAT_ARG_OBJECT == IS_OBJECT &&
+	STAT_ARG_RESOURCE == IS_RESOURCE && STAT_ARG_REFERENCE == IS_REFERENCE, "stat_arg_type must equal PHP's IS_* zval types");
+_Static_assert(STAT_ARG_UNKNOWN == IS_REFERENCE + 1 && STAT_ARG_UNKNOWN + 1 == sizeof(stat_arg_names) / sizeof(stat_arg_names[0]),
+	"one name per stat_arg_type");
+/* an opline's opcode is kept in a byte (stat_sample.opcode) and named from stat_opcode_names[256] */
+_Static_assert(ZEND_VM_LAST_OPCODE < 256, "opcodes must fit stat_sample.opcode");
+
 static json_object *stat_json_args(const stat_sample *sample)
 {
 	json_object *args = json_object_new_array();

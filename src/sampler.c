@@ -20,6 +20,10 @@
  * for nothing: the sleep doubles each time no CPU time was used, up to
  * STAT_SAMPLER_CPU_IDLE, which bounds both the idle wake-ups and how late
  * the first sample after a wait can come.
+ *
+ * On either clock a request's first tick falls at a random point of its first
+ * interval (stat_sampler_phase), so that requests shorter than the interval
+ * are sampled in proportion to their length instead of never.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -56,23 +60,31 @@
 #define STAT_SAMPLER_PARKED 2
 #define STAT_SAMPLER_EXIT   3
 
+/*
+ * Process-local (malloc'd), shared by the request thread (R) and the sampler
+ * thread (S). R writes everything but `state` only while S is parked or not
+ * started; the store of RUN publishes it. S reads those fields while it runs
+ * and writes only `state` (PARKED), `random` and what its reader and sample
+ * hold.
+ */
 struct _stat_sampler {
-	pthread_t          thread;
-	pid_t              thread_pid;  /* the process the thread runs in; 0: no thread */
-	pid_t              pid;         /* the process of the request sampled */
-	bool               running;
-	int                place;
-	stat_atomic_u32    state;
-	uint64_t           request;
-	uint64_t           request_start;
-	stat_frame_reader *reader;
-	stat_sample       *sample;
-	size_t             sample_size;
+	pthread_t          thread;      /* R: created at the first start, joined by stat_sampler_free */
+	pid_t              thread_pid;  /* R: the process the thread runs in; 0: no thread (a forked child has none) */
+	pid_t              pid;         /* R: the process of the request sampled */
+	bool               running;     /* R only: started and not yet stopped */
+	int                place;       /* R only: the place held in the shared table of samplers, -1: none */
+	stat_atomic_u32    state;       /* STAT_SAMPLER_*: R stores RUN, PARK, EXIT; S turns PARK into PARKED */
+	uint64_t           request;     /* R: the request record's id, put in every sample (S reads) */
+	uint64_t           request_start;  /* R: when the request began (stat's clock; S reads) */
+	stat_frame_reader *reader;      /* R creates and resets it while S is parked; S reads the executor with it */
+	stat_sample       *sample;      /* S: the sample being built (sample_size bytes) */
+	size_t             sample_size; /* the ring's sample size, fixed at MINIT */
 	uint64_t           stack_capacity;  /* frames a ring slot holds */
-	clockid_t          cpu_clock;       /* the request thread's CPU clock */
+	clockid_t          cpu_clock;       /* R: the request thread's CPU clock (S reads it on the cpu clock) */
 	bool               cpu_clock_ok;
-	pid_t              tid;             /* the request thread */
-	int                task_stat;       /* its /proc/self/task/TID/stat (its scheduling state), or -1 */
+	pid_t              tid;             /* R: the request thread */
+	int                task_stat;       /* R opens: its /proc/self/task/TID/stat (its scheduling state), or -1; S reads */
+	uint64_t           random;          /* S: the state that draws the phase of each request's first tick (seeded by R at creation) */
 };
 
 static void stat_sampler_wake(stat_sampler *sampler);
@@ -87,6 +99,7 @@ stat_sampler *stat_sampler_create(void)
 
 	sampler->sample_size = stat_ring_sample_size(stat_memory->ring);
 	sampler->stack_capacity = (sampler->sample_size - sizeof(stat_sample)) / sizeof(stat_frame);
+	sampler->random = stat_clock_now() ^ ((uint64_t) getpid() << 32) ^ (uint64_t) (uintptr_t) sampler;
 	sampler->sample = calloc(1, sampler->sample_size);
 	sampler->reader = stat_frame_reader_create();
 	sampler->place = -1;
@@ -215,10 +228,11 @@ static bool stat_sampler_thread_runs(stat_sampler *sampler)
 /*
  * One round on the CPU clock: sample when the request thread has used an
  * interval of CPU since the last tick, else sleep for what is missing (see
- * the top of this file). *last is the CPU time of the last tick; *idle the
- * current back-off (0: none).
+ * the top of this file). *last is the CPU time of the last tick (0: none
+ * yet, then it is set so that the first tick falls `phase` into its
+ * interval); *idle the current back-off (0: none).
  */
-static void stat_sampler_cpu_round(stat_sampler *sampler, uint64_t interval, uint64_t *last, uint64_t *idle)
+static void stat_sampler_cpu_round(stat_sampler *sampler, uint64_t interval, uint64_t phase, uint64_t *last, uint64_t *idle)
 {
 	uint64_t cpu, before, wait;
 
@@ -228,7 +242,8 @@ static void stat_sampler_cpu_round(stat_sampler *sampler, uint64_t interval, uin
 		return;
 	}
 	if (*last == 0 || cpu < *last) {
-		*last = cpu;
+		/* the first round: the first tick after (interval - phase) of CPU */
+		*last = cpu > phase ? cpu - phase : 1;
 	}
 	if (cpu - *last >= interval && stat_sampler_thread_runs(sampler)) {
 		uint64_t missed = (cpu - *last) / interval - 1;
@@ -260,17 +275,41 @@ static void stat_sampler_cpu_round(stat_sampler *sampler, uint64_t interval, uin
 	}
 }
 
+/*
+ * Sampler thread: where in its first interval a request's first tick falls,
+ * uniformly in [0, interval). Ticks counted from the request's start would
+ * never sample a request shorter than the interval (at 1 ms, every fast API
+ * call), and undercount all the others; with a random phase each request
+ * gets duration / interval samples on average, whatever its length. The
+ * clock is mixed in at each draw, so processes forked with a copy of the
+ * state do not draw alike. (xorshift64*: no lock, no PHP.)
+ */
+static uint64_t stat_sampler_phase(stat_sampler *sampler, uint64_t interval)
+{
+	uint64_t x = sampler->random ^ stat_clock_now();
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	sampler->random = x ? x : 0x9e3779b97f4a7c15ULL;
+	return interval ? (x * 0x2545f4914f6cdd1dULL) % interval : 0;
+}
+
 /* Sample at the live interval, on the live clock, while the state is RUN. */
 static void stat_sampler_run(stat_sampler *sampler)
 {
-	uint64_t last = stat_clock_now(), cpu_last = 0, idle = 0;
+	uint64_t interval = stat_atomic_load_relaxed(&stat_memory->live.interval) * STAT_NS_PER_USEC;
+	uint64_t phase = stat_sampler_phase(sampler, interval);
+	/* the first tick is due (interval - phase) from now, on either clock */
+	uint64_t last = stat_clock_now() - phase, cpu_last = 0, idle = 0;
 
 	while (stat_atomic_load_u32(&sampler->state) == STAT_SAMPLER_RUN) {
-		uint64_t interval = stat_atomic_load_relaxed(&stat_memory->live.interval) * STAT_NS_PER_USEC;
-		uint64_t next = last + interval, now;
+		uint64_t next, now;
 
+		interval = stat_atomic_load_relaxed(&stat_memory->live.interval) * STAT_NS_PER_USEC;
+		next = last + interval;
 		if (stat_atomic_load_relaxed(&stat_memory->live.clock) == STAT_CLOCK_CPU) {
-			stat_sampler_cpu_round(sampler, interval, &cpu_last, &idle);
+			stat_sampler_cpu_round(sampler, interval, phase, &cpu_last, &idle);
 			/* back on the wall clock, the ticks count from now */
 			last = stat_clock_now();
 			continue;

@@ -8,6 +8,7 @@
 #include "atomic.h"
 
 struct _stat_samplers {
+	/* each: 0 free, else the pid holding it; claimed and given back by CAS from request threads, cleared for dead pids by anyone counting */
 	stat_atomic_u64 places[STAT_SAMPLERS_PLACES];
 };
 

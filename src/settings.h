@@ -4,8 +4,10 @@
  *
  * Every INI value is validated in its handler; an invalid one gets one startup
  * warning naming the setting, what was wrong and the value used instead, and
- * PHP keeps running. Code reads settings through stat_settings() and the live
- * ones through stat_live_*(), never through INI_INT().
+ * PHP keeps running. Code reads the INI settings through stat_settings_get()
+ * and the live ones with atomic loads of stat_memory->live (memory.h), never
+ * through INI_INT(). The control codes and the ranges the INI values share
+ * with the controls are in control_codes.h.
  */
 #ifndef STAT_SETTINGS_H
 #define STAT_SETTINGS_H
@@ -14,47 +16,48 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "control_codes.h"  /* STAT_INTERVAL_MIN/MAX, STAT_STACK_MAX, STAT_SAMPLERS_LIMIT_MAX, STAT_CLOCK_* */
 #include "listener.h"
 
-#define STAT_INTERVAL_MIN     10
-#define STAT_INTERVAL_MAX     10000000
 #define STAT_INTERVAL_DEFAULT 100
 #define STAT_SAMPLES_MAX      16777216
 #define STAT_SAMPLES_DEFAULT  10000
 #define STAT_STRINGS_MIN      4096
 #define STAT_STRINGS_DEFAULT  (32 * 1024 * 1024)
-#define STAT_STACK_MAX        256
 #define STAT_STACK_DEFAULT    64
-#define STAT_SAMPLERS_LIMIT_MAX 1000000
 
-/* stat.clock: what the interval is measured in */
-#define STAT_CLOCK_WALL 0  /* wall-clock time: where requests spend their time, waiting included */
-#define STAT_CLOCK_CPU  1  /* the request thread's CPU time: where the CPU goes */
-
+/*
+ * The INI settings as validated: written by the INI handlers in MINIT, read
+ * only after (the live ones start from these, then follow stat_live).
+ */
 typedef struct _stat_settings {
-	bool          autostart;
-	int64_t       samplers;
-	int64_t       samples;
-	int64_t       interval;
-	bool          arginfo;
-	uint64_t      strings;
-	int64_t       stack;
+	bool          autostart;       /* stat.auto */
+	int64_t       samplers;        /* stat.samplers: 0 unlimited */
+	int64_t       samples;         /* stat.samples: ring slots */
+	int64_t       interval;        /* stat.interval: microseconds */
+	bool          arginfo;         /* stat.arginfo */
+	uint64_t      strings;         /* stat.strings: arena bytes */
+	int64_t       stack;           /* stat.stack: frames a slot holds, the most the live stack may be */
 	int64_t       clock;           /* STAT_CLOCK_WALL or STAT_CLOCK_CPU */
-	int           dump;
+	int           dump;            /* stat.dump: a file descriptor, 0 off */
 	mode_t        socket_mode;     /* the stream socket's */
 	mode_t        control_mode;    /* the control socket's */
 	gid_t         socket_group;    /* (gid_t) -1: unchanged */
 	bool          socket_group_invalid;  /* a group was named that does not exist: no unix sockets */
 	char          socket_group_name[64];
-	stat_address  stream;
-	stat_address  control;
+	stat_address  stream;          /* stat.stream, parsed (family 0: off) */
+	stat_address  control;         /* stat.control, parsed */
 } stat_settings;
 
-/* Request thread, MINIT: register the INI entries (validating them). */
+/* MINIT and MSHUTDOWN (the main thread): register the INI entries (validating them), and unregister. */
 void stat_settings_minit(int module_number);
 void stat_settings_mshutdown(int module_number);
 
-/* Any PHP thread: the settings as read at startup. */
+/*
+ * The settings as read at startup: written only in MINIT, read-only after,
+ * so any thread of any process forked afterwards (the listener too) reads
+ * its own copy without a lock.
+ */
 const stat_settings *stat_settings_get(void);
 
 #endif

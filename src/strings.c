@@ -1,23 +1,34 @@
 /*
  * strings.c: see strings.h. Writers: sampler threads (any process) and the
- * request thread (RINIT interns the script path and method). Readers: the
- * listener process and MSHUTDOWN.
+ * request thread (when its sampler starts, it interns the script path and
+ * method for the request record). Readers: the listener process and
+ * MSHUTDOWN (the encoder), and interning itself.
  */
 #include <string.h>
 
 #include "strings.h"
 #include "atomic.h"
 
+/*
+ * One string in the arena, at an 8-byte aligned offset (its reference is
+ * offset / 8). Written once by the thread that allocated it, before the
+ * table entry that publishes it; never changed after.
+ */
 typedef struct _stat_string_record {
-	uint64_t hash;
-	uint32_t length;
-	char     value[];
+	uint64_t hash;      /* the full hash (stat_strings_hash): an entry's match is confirmed against it */
+	uint32_t length;    /* bytes of value (at most STAT_STRING_MAX) */
+	char     value[];   /* the bytes, NUL-terminated */
 } stat_string_record;
 
+/*
+ * A table entry (a stat_atomic_u64) is 0 when empty, else the hash's high 32
+ * bits and the reference in the low 32; it is set once, by CAS, and never
+ * cleared. capacity and buckets are set in MINIT and only read after.
+ */
 struct _stat_strings {
 	uint64_t        capacity;   /* bytes in the arena */
-	uint64_t        buckets;    /* power of two */
-	stat_atomic_u64 used;       /* bytes handed out; may run past capacity when full */
+	uint64_t        buckets;    /* table entries: a power of two */
+	stat_atomic_u64 used;       /* bytes handed out (fetch-add); may run past capacity when full */
 	uint64_t        reserved[5];
 	/* stat_atomic_u64 table[buckets], then the arena */
 	unsigned char   data[];

@@ -38,4 +38,7 @@ bool statq_report_begin(statq_report *report, const char *command, bool keep_sam
 /* Commit the output when status is STATQ_OK (else discard it) and free the report: what the command returns. */
 int statq_report_end(statq_report *report, const char *command, int status);
 
+/* flame.c: a flame graph page of a profile (also used by aggregate) */
+void statq_flame_profile(FILE *out, const char *title, const statq_profile *profile, const char *source, uint64_t lost);
+
 #endif

@@ -21,15 +21,11 @@
 
 #include "input.h"
 #include "options.h"
+/* stat's src/control_codes.h (the Makefile adds -iquote ../../src: quoted includes only, so <strings.h> stays the C library's) */
+#include "control_codes.h"
 
 /* seconds to wait for stat's replies */
 #define STATQ_CTL_WAIT 2.0
-
-/* reply statuses (stat's control.h) */
-#define STATQ_CTL_APPLIED      0
-#define STATQ_CTL_UNKNOWN      1
-#define STATQ_CTL_OUT_OF_RANGE 2
-#define STATQ_CTL_ABOVE_MAX    3
 
 typedef struct _statq_control {
 	const char *name;
@@ -42,17 +38,20 @@ typedef struct _statq_control {
 	const char *on;
 } statq_control;
 
-/* the codes and ranges stat's control socket accepts */
+/* the codes and ranges stat's control socket accepts (stack: up to the stat.stack in force, at most STAT_STACK_MAX) */
 static const statq_control statq_controls[] = {
-	{"auto",     1 << 1, true,  0, 1, NULL, "off", "on"},
-	{"samplers", 1 << 2, false, 0, 1000000, "samplers (0: unlimited)", NULL, NULL},
-	{"interval", 1 << 3, false, 10, 10000000, "microseconds", NULL, NULL},
-	{"arginfo",  1 << 4, true,  0, 1, NULL, "off", "on"},
-	{"stack",    1 << 5, false, 0, 256, "frames", NULL, NULL},
-	{"clock",    1 << 6, true,  0, 1, NULL, "wall", "cpu"},
+	{"auto",     STAT_CONTROL_AUTO,     true,  0, 1, NULL, "off", "on"},
+	{"samplers", STAT_CONTROL_SAMPLERS, false, 0, STAT_SAMPLERS_LIMIT_MAX, "samplers (0: unlimited)", NULL, NULL},
+	{"interval", STAT_CONTROL_INTERVAL, false, STAT_INTERVAL_MIN, STAT_INTERVAL_MAX, "microseconds", NULL, NULL},
+	{"arginfo",  STAT_CONTROL_ARGINFO,  true,  0, 1, NULL, "off", "on"},
+	{"stack",    STAT_CONTROL_STACK,    false, 0, STAT_STACK_MAX, "frames", NULL, NULL},
+	{"clock",    STAT_CONTROL_CLOCK,    true,  STAT_CLOCK_WALL, STAT_CLOCK_CPU, NULL, "wall", "cpu"},
 };
 
 #define STATQ_CONTROLS (sizeof(statq_controls) / sizeof(statq_controls[0]))
+
+/* a two-word control's words are sent as 0 and 1 (statq_ctl_boolean): clock's must be those */
+_Static_assert(STAT_CLOCK_WALL == 0 && STAT_CLOCK_CPU == 1, "statq sends clock wall|cpu as 0|1");
 
 static bool statq_ctl_boolean(const statq_control *control, const char *text, int64_t *value)
 {
@@ -262,21 +261,21 @@ int statq_ctl_main(int argc, char **argv)
 			continue;
 		}
 		switch (replies_data[2 * i]) {
-			case STATQ_CTL_APPLIED:
+			case STAT_CONTROL_APPLIED:
 				printf("applied %s %s\n", control->name, statq_ctl_value(control, replies_data[2 * i + 1], shown, sizeof(shown)));
 				break;
-			case STATQ_CTL_UNKNOWN:
+			case STAT_CONTROL_UNKNOWN:
 				statq_error("ctl: %s: this stat does not know the control %s (code %lld): it is older than statq %s",
 					text, control->name, (long long) control->code, STATQ_VERSION);
 				status = STATQ_FAIL;
 				break;
-			case STATQ_CTL_OUT_OF_RANGE:
+			case STAT_CONTROL_OUT_OF_RANGE:
 				statq_error("ctl: %s refused %s %s: out of range (%lld to %lld); it stays %s", text, control->name,
 					statq_ctl_value(control, param, shown, sizeof(shown)), (long long) control->min, (long long) control->max,
 					statq_ctl_value(control, replies_data[2 * i + 1], other, sizeof(other)));
 				status = STATQ_FAIL;
 				break;
-			case STATQ_CTL_ABOVE_MAX:
+			case STAT_CONTROL_ABOVE_MAX:
 				statq_error("ctl: %s refused %s %lld: above the startup maximum %lld: raise stat.%s in php.ini and restart PHP",
 					text, control->name, (long long) param, (long long) replies_data[2 * i + 1], control->name);
 				status = STATQ_FAIL;

@@ -86,19 +86,11 @@ static void statq_flame_write(FILE *out, const char *title, const char *json)
 	}
 }
 
-int statq_flame_main(int argc, char **argv)
+void statq_flame_profile(FILE *out, const char *title, const statq_profile *profile, const char *source, uint64_t lost)
 {
-	statq_report report;
-	statq_profile *profile;
 	json_object *data, *names, *kinds;
 	bool truncated = false;
 	size_t i;
-	int status;
-
-	if (!statq_report_begin(&report, "flame", false, argc, argv, &status)) {
-		return status;
-	}
-	profile = report.profile;
 
 	names = json_object_new_array();
 	kinds = json_object_new_array();
@@ -110,16 +102,27 @@ int statq_flame_main(int argc, char **argv)
 		truncated = truncated || strcmp(name, "[truncated]") == 0;
 	}
 	data = json_object_new_object();
-	json_object_object_add(data, "source", json_object_new_string(report.collected.totals.source));
+	json_object_object_add(data, "source", json_object_new_string(source));
 	json_object_object_add(data, "samples", json_object_new_int64((int64_t) statq_profile_samples(profile)));
-	json_object_object_add(data, "lost", json_object_new_int64((int64_t) report.collected.totals.lost));
+	json_object_object_add(data, "lost", json_object_new_int64((int64_t) lost));
 	json_object_object_add(data, "truncated", json_object_new_boolean(truncated));
 	json_object_object_add(data, "names", names);
 	json_object_object_add(data, "kinds", kinds);
 	json_object_object_add(data, "tree", statq_flame_tree(profile, 0));
 
-	statq_flame_write(statq_output_file(report.output), report.options.title ? report.options.title : "statq flame graph",
-		json_object_to_json_string_ext(data, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	statq_flame_write(out, title, json_object_to_json_string_ext(data, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(data);
+}
+
+int statq_flame_main(int argc, char **argv)
+{
+	statq_report report;
+	int status;
+
+	if (!statq_report_begin(&report, "flame", false, argc, argv, &status)) {
+		return status;
+	}
+	statq_flame_profile(statq_output_file(report.output), report.options.title ? report.options.title : "statq flame graph",
+		report.profile, report.collected.totals.source, report.collected.totals.lost);
 	return statq_report_end(&report, "flame", STATQ_OK);
 }

@@ -84,6 +84,53 @@ const statq_command statq_commands[] = {
 		"appears under its name only when recording ends, complete. Read it back with -f.\n"
 		"\n"
 		"example: statq record -s /run/php/stat.stream --seconds 30 -o recording.jsonl.gz"},
+	{"pprof", STATQ_CMD_PPROF, statq_pprof_main,
+		"a gzip-compressed pprof profile (go tool pprof, speedscope, Grafana Pyroscope)",
+		"pprof [options] -o FILE.pb.gz",
+		"Writes the samples as a pprof profile (profile.proto), gzip-compressed whatever the\n"
+		"name. Sample types: samples/count, and wall/nanoseconds or cpu/nanoseconds by the\n"
+		"clock each sample was taken on (\"clock\"; both when the stream switched). A sample's\n"
+		"time is the sampling interval: settings.interval of the stream's status line, or\n"
+		"without one (a stat.dump file) the median gap between samples of one request. Stacks\n"
+		"are leaf first; functions are named as fold and flame name them, with their file and\n"
+		"(closures) start line; locations carry the line. Labels: pid, uri, method, script.\n"
+		"\n"
+		"example: statq pprof -f recording.jsonl.gz -o profile.pb.gz && go tool pprof -top profile.pb.gz"},
+	{"ship", STATQ_CMD_SHIP, statq_ship_main,
+		"forward samples to a Redis stream, in batches, for a fleet's aggregate",
+		"ship [-s ADDRESS | -f FILE] --redis ADDRESS --stream KEY [options]",
+		"Reads stat's stream (or a recording) and adds the samples to a Redis stream, up to\n"
+		"--batch samples per entry (XADD, pipelined, over one connection kept open; MAXLEN ~\n"
+		"--maxlen trims the stream). An entry's fields: v=1, type=samples, host, pool, n, first\n"
+		"and last (the samples' Unix times), lost, encoding (jsonl+gzip, or jsonl with --plain)\n"
+		"and samples: stat's JSON lines, each ending in a newline. Redis down or slow never\n"
+		"holds up reading: entries wait in memory (--buffer), the connection is tried again\n"
+		"(0.1 s to 5 s apart), and what did not fit is dropped, counted, said on stderr and\n"
+		"added to the stream as an entry type=dropped (n: since the last one, total). It ends\n"
+		"when the stream ends (with --follow it connects again), sending what is queued for up\n"
+		"to 5 s, and says how many samples it read, shipped and dropped. Exit 1 when nothing\n"
+		"could be shipped.\n"
+		"\n"
+		"example: statq ship -s /run/php/stat.stream --follow --redis redis://10.0.0.5:6379 --stream stat:samples"},
+	{"aggregate", STATQ_CMD_AGGREGATE, statq_aggregate_main,
+		"fold a Redis stream of samples into hourly and daily flame graphs",
+		"aggregate --redis ADDRESS --stream KEY --group NAME --dir DIR [options]",
+		"Reads the entries statq ship adds through a consumer group (created with the stream\n"
+		"when missing) and adds their samples, by the hour and the day they were taken (UTC),\n"
+		"to folded stacks: DIR/hourly/YYYY-MM-DD_HH.ENTRY.folded and\n"
+		"DIR/daily/YYYY-MM-DD.ENTRY.folded, where ENTRY is `all` or the script (its path with\n"
+		"'/' as '_'), each with its flame graph (.html) beside it, and DIR/index.html listing\n"
+		"them by day. An entry is acknowledged (XACK) only once its samples are on disk\n"
+		"(written, synced, renamed, through a journal so that a crash never counts it twice).\n"
+		"Entries left pending by a consumer that died are taken over after --claim-idle\n"
+		"seconds. Malformed entries are counted, said and acknowledged. Periods whose end is\n"
+		"more than an hour past are gzip-compressed (.folded.gz); files older than\n"
+		"--retain-hours / --retain-days are removed. --once processes what the stream holds\n"
+		"and exits; otherwise it runs until SIGTERM or Ctrl-C, writing at least every --flush\n"
+		"seconds. Memory grows with the distinct stacks of the periods being written, not with\n"
+		"the samples.\n"
+		"\n"
+		"example: statq aggregate --redis redis://10.0.0.5:6379 --stream stat:samples --group flames --dir /var/www/flames"},
 	{"ctl", STATQ_CMD_CTL, statq_ctl_main,
 		"change a running stat: interval, auto, samplers, arginfo, stack, clock",
 		"ctl [-c ADDRESS] NAME VALUE [NAME VALUE ...]",
@@ -257,7 +304,7 @@ static void statq_help(FILE *out)
 	}
 	fprintf(out,
 		"\n"
-		"sources (top, fold, flame, speedscope, record; status takes -s):\n"
+		"sources (top, fold, flame, speedscope, pprof, record, ship; status takes -s):\n"
 		"  -s /path  -s unix:///path  -s unix:/path  -s tcp://host:port  -s tcp://[::1]:port\n"
 		"            (a directory: its socket stat.stream, e.g. -s /run/php)\n"
 		"  -f FILE.jsonl   -f FILE.jsonl.gz (gzip, known by its first bytes)   -f - (stdin)\n"
@@ -300,7 +347,7 @@ int main(int argc, char **argv)
 	}
 	command = statq_command_find(argv[1]);
 	if (!command) {
-		statq_error("unknown command '%s' (commands: top, fold, flame, speedscope, record, ctl, status; see statq --help)", argv[1]);
+		statq_error("unknown command '%s' (commands: top, fold, flame, speedscope, record, pprof, ship, aggregate, ctl, status; see statq --help)", argv[1]);
 		return STATQ_USAGE;
 	}
 	statq_signals();

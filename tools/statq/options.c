@@ -27,7 +27,22 @@ enum {
 	OPT_BACKLOG,
 	OPT_FOLLOW,
 	OPT_RETRY,
-	OPT_JSON
+	OPT_JSON,
+	OPT_REDIS,
+	OPT_STREAM,
+	OPT_MAXLEN,
+	OPT_HOST,
+	OPT_POOL,
+	OPT_BATCH,
+	OPT_BUFFER,
+	OPT_PLAIN,
+	OPT_CONSUMER_GROUP,
+	OPT_CONSUMER,
+	OPT_DIR,
+	OPT_RETAIN_HOURS,
+	OPT_RETAIN_DAYS,
+	OPT_CLAIM_IDLE,
+	OPT_FLUSH
 };
 
 typedef struct _statq_option {
@@ -71,7 +86,7 @@ static const statq_option statq_option_table[] = {
 		"extended; CLI scripts have no URI)"},
 	{"script",  required_argument, OPT_SCRIPT, STATQ_CMD_READ, "REGEX",
 		"only samples of requests whose script path matches REGEX"},
-	{"idle",    no_argument, OPT_IDLE, STATQ_CMD_PROFILE, NULL,
+	{"idle",    no_argument, OPT_IDLE, STATQ_CMD_PROFILE | STATQ_CMD_AGGREGATE, NULL,
 		"count samples taken outside PHP code (\"memory\" samples) as a\n"
 		"frame \"(idle)\"; by default they are left out, and counted in\n"
 		"top's header"},
@@ -84,6 +99,9 @@ static const statq_option statq_option_table[] = {
 		"print one table when reading stops (--seconds, --samples, end\n"
 		"of input or Ctrl-C) and exit; implied when stdout is not a\n"
 		"terminal"},
+	{"once",    no_argument, OPT_ONCE, STATQ_CMD_AGGREGATE, NULL,
+		"process the entries in the stream (and those pending), write\n"
+		"them, and exit (for cron and tests); otherwise run until SIGTERM"},
 	{"refresh", required_argument, OPT_REFRESH, STATQ_CMD_TOP, "SECONDS",
 		"seconds between redraws of the live view (default 1)"},
 	{"rows",    required_argument, OPT_ROWS, STATQ_CMD_TOP, "N",
@@ -104,6 +122,45 @@ static const statq_option statq_option_table[] = {
 	{"json",    no_argument, OPT_JSON, STATQ_CMD_STATUS, NULL,
 		"print the status as one JSON object: version, time, listener,\n"
 		"settings, counters"},
+	{"redis",   required_argument, OPT_REDIS, STATQ_CMD_REDIS, "ADDRESS",
+		"the Redis (or Valkey) server: redis://host:port (port 6379 by\n"
+		"default), redis://[::1]:port, unix:///path/to/redis.sock"},
+	{"stream",  required_argument, OPT_STREAM, STATQ_CMD_REDIS, "KEY",
+		"the Redis stream's key (e.g. stat:samples)"},
+	{"maxlen",  required_argument, OPT_MAXLEN, STATQ_CMD_SHIP, "N",
+		"trim the stream to about N entries (XADD MAXLEN ~ N; an entry\n"
+		"holds up to --batch samples; default 10000; 0: never trim)"},
+	{"host",    required_argument, OPT_HOST, STATQ_CMD_SHIP, "NAME",
+		"the host label of every entry (default: this host's name)"},
+	{"pool",    required_argument, OPT_POOL, STATQ_CMD_SHIP, "NAME",
+		"the pool label of every entry (default: this host's name)"},
+	{"batch",   required_argument, OPT_BATCH, STATQ_CMD_SHIP, "N",
+		"samples per entry, at most (default 1000); an entry is also\n"
+		"sent when its first sample is a second old"},
+	{"buffer",  required_argument, OPT_BUFFER, STATQ_CMD_SHIP, "MIB",
+		"memory for entries waiting for Redis (default 64): when full,\n"
+		"new entries are dropped and counted"},
+	{"plain",   no_argument, OPT_PLAIN, STATQ_CMD_SHIP, NULL,
+		"write the samples of an entry as plain JSON lines (by default\n"
+		"they are gzip-compressed)"},
+	{"group",   required_argument, OPT_CONSUMER_GROUP, STATQ_CMD_AGGREGATE, "NAME",
+		"the consumer group (created, with the stream, when missing)"},
+	{"consumer", required_argument, OPT_CONSUMER, STATQ_CMD_AGGREGATE, "NAME",
+		"this consumer's name in the group (default: the host name);\n"
+		"restarted under the same name it first takes back its own\n"
+		"pending entries"},
+	{"dir",     required_argument, OPT_DIR, STATQ_CMD_AGGREGATE, "DIR",
+		"where hourly/, daily/ and index.html are written"},
+	{"retain-hours", required_argument, OPT_RETAIN_HOURS, STATQ_CMD_AGGREGATE, "N",
+		"remove hourly files older than N hours (default 48; 0: keep)"},
+	{"retain-days", required_argument, OPT_RETAIN_DAYS, STATQ_CMD_AGGREGATE, "N",
+		"remove daily files older than N days (default 90; 0: keep)"},
+	{"claim-idle", required_argument, OPT_CLAIM_IDLE, STATQ_CMD_AGGREGATE, "SECONDS",
+		"take over entries another consumer of the group left pending\n"
+		"for this long (it died; XAUTOCLAIM; default 300)"},
+	{"flush",   required_argument, OPT_FLUSH, STATQ_CMD_AGGREGATE, "SECONDS",
+		"write what was read to disk (and acknowledge it) at least this\n"
+		"often (default 10)"},
 	{"help",    no_argument, 'h', ~0u, NULL,
 		"show this help"},
 };
@@ -201,6 +258,13 @@ int statq_options_parse(const statq_command *command, int argc, char **argv, sta
 	options->refresh = 1.0;
 	options->rows = -1;
 	options->retry = 30.0;
+	options->maxlen = 10000;
+	options->batch = 1000;
+	options->buffer = 64;
+	options->retain_hours = 48;
+	options->retain_days = 90;
+	options->claim_idle = 300;
+	options->flush = 10;
 
 	shorts[s++] = '+';  /* stop at the first operand: ctl takes NAME VALUE pairs */
 	shorts[s++] = ':';  /* report a missing value as ':' */
@@ -342,6 +406,66 @@ int statq_options_parse(const statq_command *command, int argc, char **argv, sta
 				break;
 			case OPT_JSON:
 				options->json = true;
+				break;
+			case OPT_REDIS:
+				options->redis = optarg;
+				break;
+			case OPT_STREAM:
+				options->stream = optarg;
+				break;
+			case OPT_MAXLEN:
+				if (!statq_options_count("maxlen", optarg, &options->maxlen, 0)) {
+					return STATQ_USAGE;
+				}
+				break;
+			case OPT_HOST:
+				options->host = optarg;
+				break;
+			case OPT_POOL:
+				options->pool = optarg;
+				break;
+			case OPT_BATCH:
+				if (!statq_options_count("batch", optarg, &options->batch, 1)) {
+					return STATQ_USAGE;
+				}
+				break;
+			case OPT_BUFFER:
+				if (!statq_options_count("buffer", optarg, &options->buffer, 1)) {
+					return STATQ_USAGE;
+				}
+				break;
+			case OPT_PLAIN:
+				options->plain = true;
+				break;
+			case OPT_CONSUMER_GROUP:
+				options->consumer_group = optarg;
+				break;
+			case OPT_CONSUMER:
+				options->consumer = optarg;
+				break;
+			case OPT_DIR:
+				options->dir = optarg;
+				break;
+			case OPT_RETAIN_HOURS:
+				if (!statq_options_count("retain-hours", optarg, &options->retain_hours, 0)) {
+					return STATQ_USAGE;
+				}
+				break;
+			case OPT_RETAIN_DAYS:
+				if (!statq_options_count("retain-days", optarg, &options->retain_days, 0)) {
+					return STATQ_USAGE;
+				}
+				break;
+			case OPT_CLAIM_IDLE:
+				if (!statq_parse_double(optarg, &options->claim_idle) || options->claim_idle < 0) {
+					statq_error("--claim-idle must be a number of seconds, 0 or more, '%s' given", optarg);
+					return STATQ_USAGE;
+				}
+				break;
+			case OPT_FLUSH:
+				if (!statq_options_positive("flush", optarg, &options->flush)) {
+					return STATQ_USAGE;
+				}
 				break;
 			case ':':
 				statq_error("%s: option %s needs a value (see statq %s --help)", command->name, argv[optind - 1], command->name);

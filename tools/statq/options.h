@@ -20,9 +20,13 @@
 #define STATQ_CMD_RECORD     (1u << 4)
 #define STATQ_CMD_CTL        (1u << 5)
 #define STATQ_CMD_STATUS     (1u << 6)
-#define STATQ_CMD_PROFILE    (STATQ_CMD_TOP | STATQ_CMD_FOLD | STATQ_CMD_FLAME | STATQ_CMD_SPEEDSCOPE)
-#define STATQ_CMD_READ       (STATQ_CMD_PROFILE | STATQ_CMD_RECORD)
-#define STATQ_CMD_OUTPUT     (STATQ_CMD_FOLD | STATQ_CMD_FLAME | STATQ_CMD_SPEEDSCOPE | STATQ_CMD_RECORD)
+#define STATQ_CMD_PPROF      (1u << 7)
+#define STATQ_CMD_SHIP       (1u << 8)
+#define STATQ_CMD_AGGREGATE  (1u << 9)
+#define STATQ_CMD_PROFILE    (STATQ_CMD_TOP | STATQ_CMD_FOLD | STATQ_CMD_FLAME | STATQ_CMD_SPEEDSCOPE | STATQ_CMD_PPROF)
+#define STATQ_CMD_READ       (STATQ_CMD_PROFILE | STATQ_CMD_RECORD | STATQ_CMD_SHIP)
+#define STATQ_CMD_OUTPUT     (STATQ_CMD_FOLD | STATQ_CMD_FLAME | STATQ_CMD_SPEEDSCOPE | STATQ_CMD_RECORD | STATQ_CMD_PPROF)
+#define STATQ_CMD_REDIS      (STATQ_CMD_SHIP | STATQ_CMD_AGGREGATE)
 
 typedef enum {
 	STATQ_GROUP_NONE = 0,
@@ -70,6 +74,22 @@ typedef struct _statq_options {
 	bool        follow;      /* reconnect when the stream ends */
 	double      retry;       /* --follow: seconds to keep trying (default 30) */
 	bool        json;        /* status: print JSON */
+	/* ship and aggregate */
+	const char *redis;       /* --redis: redis://host:port or unix:///path */
+	const char *stream;      /* --stream: the stream's key */
+	int64_t     maxlen;      /* ship: XADD MAXLEN ~ (entries; 0: no trimming) */
+	const char *host;        /* ship: the host label (default: the host name) */
+	const char *pool;        /* ship: the pool label (default: the host name) */
+	int64_t     batch;       /* ship: samples per entry */
+	int64_t     buffer;      /* ship: MiB held while Redis is away */
+	bool        plain;       /* ship: entries not gzip-compressed */
+	const char *consumer_group; /* aggregate: the consumer group */
+	const char *consumer;    /* aggregate: this consumer's name (default: the host name) */
+	const char *dir;         /* aggregate: where the folded files go */
+	int64_t     retain_hours; /* aggregate: hourly files kept (0: forever) */
+	int64_t     retain_days; /* aggregate: daily files kept (0: forever) */
+	double      claim_idle;  /* aggregate: seconds an entry stays pending before another consumer takes it */
+	double      flush;       /* aggregate: seconds between writes to disk */
 } statq_options;
 
 /*

@@ -29,7 +29,7 @@ typedef struct _statq_name {
 	statq_frame_kind kind;
 	uint64_t         self;
 	uint64_t         total;
-	uint64_t         stamp;   /* the last sample that counted it in total */
+	uint64_t         stamp;   /* the last add that counted it in total */
 } statq_name;
 
 typedef struct _statq_frame_entry {
@@ -51,6 +51,7 @@ struct _statq_profile {
 	size_t             nodes_count, nodes_capacity;
 
 	uint64_t           samples;
+	uint64_t           adds;     /* calls of add: the stamp of names counted in total */
 
 	bool               keep;
 	bool               sorted;
@@ -316,6 +317,11 @@ static uint32_t statq_profile_child(statq_profile *profile, uint32_t parent, uin
 
 void statq_profile_add(statq_profile *profile, const statq_sample *sample, const char *group_name)
 {
+	statq_profile_add_count(profile, sample, group_name, 1);
+}
+
+void statq_profile_add_count(statq_profile *profile, const statq_sample *sample, const char *group_name, uint64_t count)
+{
 	size_t depth = sample->depth + (group_name ? 1 : 0), i, n = 0;
 	uint32_t node = 0;
 
@@ -341,22 +347,23 @@ void statq_profile_add(statq_profile *profile, const statq_sample *sample, const
 		n++;
 	}
 
-	profile->samples++;
-	profile->nodes[0].total++;
+	profile->samples += count;
+	profile->adds++;
+	profile->nodes[0].total += count;
 	for (i = 0; i < n; i++) {
 		statq_name *name = &profile->names[profile->scratch[i]];
 
 		node = statq_profile_child(profile, node, profile->scratch[i]);
-		profile->nodes[node].total++;
-		if (name->stamp != profile->samples) {
-			name->stamp = profile->samples;
-			name->total++;
+		profile->nodes[node].total += count;
+		if (name->stamp != profile->adds) {
+			name->stamp = profile->adds;
+			name->total += count;
 		}
 	}
-	profile->nodes[node].self++;
-	profile->names[profile->scratch[n - 1]].self++;
+	profile->nodes[node].self += count;
+	profile->names[profile->scratch[n - 1]].self += count;
 
-	if (profile->keep) {
+	if (profile->keep && count == 1) {
 		statq_kept *kept;
 
 		profile->kept = statq_grow(profile->kept, &profile->kept_capacity, profile->kept_count, sizeof(statq_kept));

@@ -40,6 +40,9 @@ void statq_profile_free(statq_profile *profile);
 /* Add a decoded sample; group_name (may be NULL) becomes an extra root frame. */
 void statq_profile_add(statq_profile *profile, const statq_sample *sample, const char *group_name);
 
+/* The same for count samples with that stack at once (not kept for speedscope). */
+void statq_profile_add_count(statq_profile *profile, const statq_sample *sample, const char *group_name, uint64_t count);
+
 uint64_t statq_profile_samples(const statq_profile *profile);
 
 /* names */

@@ -52,7 +52,7 @@ void statq_sample_free(statq_sample *sample)
 	statq_sample_init(sample);
 }
 
-static void statq_sample_push(statq_sample *sample, char *name, const char *file, statq_frame_kind kind)
+static void statq_sample_push(statq_sample *sample, char *name, const char *file, statq_frame_kind kind, int64_t line, int64_t start)
 {
 	if (sample->depth == sample->capacity) {
 		sample->capacity = sample->capacity ? sample->capacity * 2 : 16;
@@ -61,6 +61,8 @@ static void statq_sample_push(statq_sample *sample, char *name, const char *file
 	sample->frames[sample->depth].name = name;
 	sample->frames[sample->depth].file = file;
 	sample->frames[sample->depth].kind = kind;
+	sample->frames[sample->depth].line = line > 0 ? line : 0;
+	sample->frames[sample->depth].start = start > 0 ? start : 0;
 	sample->depth++;
 }
 
@@ -124,6 +126,9 @@ bool statq_sample_decode(statq_sample *sample, json_object *object, bool idle)
 	sample->request = request && json_object_object_get_ex(request, "elapsed", &value) ? json_object_get_double(value) : 0;
 	sample->path = statq_sample_string(request, "path");
 	sample->uri = statq_sample_string(request, "uri");
+	sample->method = statq_sample_string(request, "method");
+	sample->clock = statq_sample_string(object, "clock");
+	sample->time = json_object_object_get_ex(object, "time", &value) ? json_object_get_double(value) : 0;
 
 	if (json_object_object_get_ex(object, "location", &location) && json_object_is_type(location, json_type_object)) {
 		file = statq_sample_string(location, "file");
@@ -163,12 +168,13 @@ bool statq_sample_decode(statq_sample *sample, json_object *object, bool idle)
 	if (has_leaf) {
 		statq_sample_push(sample, statq_sample_name(scope, function, file, start),
 			internal ? NULL : file,
-			internal ? STATQ_FRAME_INTERNAL : (function && function[0] ? STATQ_FRAME_USER : STATQ_FRAME_FILE));
+			internal ? STATQ_FRAME_INTERNAL : (function && function[0] ? STATQ_FRAME_USER : STATQ_FRAME_FILE),
+			internal ? 0 : line, start);
 	}
 	for (i = 0; i < count; i++) {
 		json_object *entry = json_object_array_get_idx(stack, i);
 		const char *entry_function, *entry_scope, *entry_file;
-		int64_t entry_start = 0;
+		int64_t entry_start = 0, entry_line;
 
 		if (!entry || !json_object_is_type(entry, json_type_object)) {
 			continue;
@@ -177,19 +183,22 @@ bool statq_sample_decode(statq_sample *sample, json_object *object, bool idle)
 		entry_scope = statq_sample_string(entry, "scope");
 		entry_file = statq_sample_string(entry, "file");
 		if (entry_function && strcmp(entry_function, "[truncated]") == 0 && !entry_scope && !entry_file) {
-			statq_sample_push(sample, statq_strdup("[truncated]"), NULL, STATQ_FRAME_OTHER);
+			statq_sample_push(sample, statq_strdup("[truncated]"), NULL, STATQ_FRAME_OTHER, 0, 0);
 			continue;
 		}
 		statq_sample_int(entry, "start", &entry_start);
+		entry_line = 0;
+		statq_sample_int(entry, "line", &entry_line);
 		statq_sample_push(sample, statq_sample_name(entry_scope, entry_function, entry_file, entry_start), entry_file,
-			entry_function && entry_function[0] ? (entry_file ? STATQ_FRAME_USER : STATQ_FRAME_INTERNAL) : STATQ_FRAME_FILE);
+			entry_function && entry_function[0] ? (entry_file ? STATQ_FRAME_USER : STATQ_FRAME_INTERNAL) : STATQ_FRAME_FILE,
+			entry_line, entry_start);
 	}
 
 	if (sample->depth == 0) {
 		if (!idle) {
 			return false;
 		}
-		statq_sample_push(sample, statq_strdup("(idle)"), NULL, STATQ_FRAME_OTHER);
+		statq_sample_push(sample, statq_strdup("(idle)"), NULL, STATQ_FRAME_OTHER, 0, 0);
 		sample->idle = true;
 	}
 	return true;

@@ -33,6 +33,8 @@ typedef struct _statq_frame {
 	char            *name;  /* owned by the sample */
 	const char      *file;  /* borrowed from the JSON; NULL when unknown */
 	statq_frame_kind kind;
+	int64_t          line;  /* the line the frame is executing (0: unknown) */
+	int64_t          start; /* the line a closure begins ("start"; 0: unknown) */
 } statq_frame;
 
 typedef struct _statq_sample {
@@ -41,6 +43,9 @@ typedef struct _statq_sample {
 	double       request;   /* request.elapsed: with pid, identifies the request */
 	const char  *path;      /* borrowed from the JSON; may be NULL */
 	const char  *uri;
+	const char  *method;
+	const char  *clock;     /* "wall" or "cpu"; NULL when the sample does not say */
+	double       time;      /* wall-clock Unix time (0: unknown) */
 	bool         idle;      /* not executing PHP code */
 	statq_frame *frames;    /* innermost first */
 	size_t       depth;

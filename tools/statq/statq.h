@@ -70,5 +70,8 @@ int statq_speedscope_main(int argc, char **argv);
 int statq_record_main(int argc, char **argv);
 int statq_ctl_main(int argc, char **argv);
 int statq_status_main(int argc, char **argv);
+int statq_pprof_main(int argc, char **argv);
+int statq_ship_main(int argc, char **argv);
+int statq_aggregate_main(int argc, char **argv);
 
 #endif

@@ -1,0 +1,45 @@
+/*
+ * control_codes.h: the control socket's wire values, defined once.
+ *
+ * The codes a control message names, the statuses its reply carries and the
+ * ranges of the live settings it changes. Included by the extension
+ * (control.c applies them, settings.c checks the INI values against the same
+ * ranges) and by statq (tools/statq/ctl.c validates before sending, and words
+ * the replies), so the two cannot drift apart. Plain C with no PHP header:
+ * statq builds without PHP (its Makefile adds -I../../src).
+ *
+ * A message is 16 bytes {int64 control; int64 param}, a reply 16 bytes
+ * {int64 status; int64 value}, both in machine byte order (control.h).
+ * These values are the protocol: changing one breaks every client that
+ * speaks it (tests/control/017-replies.phpt, tests/client/009-ctl.phpt).
+ * Constants only; nothing here runs.
+ */
+#ifndef STAT_CONTROL_CODES_H
+#define STAT_CONTROL_CODES_H
+
+/* message codes: what a message changes */
+#define STAT_CONTROL_AUTO     (1 << 1)  /* autostart: 0 or 1 */
+#define STAT_CONTROL_SAMPLERS (1 << 2)  /* samplers at once in the pool: 0 (unlimited) .. STAT_SAMPLERS_LIMIT_MAX */
+#define STAT_CONTROL_INTERVAL (1 << 3)  /* microseconds: STAT_INTERVAL_MIN .. STAT_INTERVAL_MAX */
+#define STAT_CONTROL_ARGINFO  (1 << 4)  /* argument types in samples: 0 or 1 */
+#define STAT_CONTROL_STACK    (1 << 5)  /* frames kept: 0 .. stat.stack (at most STAT_STACK_MAX) */
+#define STAT_CONTROL_CLOCK    (1 << 6)  /* STAT_CLOCK_WALL or STAT_CLOCK_CPU */
+
+/* reply statuses */
+#define STAT_CONTROL_APPLIED      0  /* value: the setting now in effect */
+#define STAT_CONTROL_UNKNOWN      1  /* no such control; value 0 */
+#define STAT_CONTROL_OUT_OF_RANGE 2  /* value: the setting, unchanged */
+#define STAT_CONTROL_ABOVE_MAX    3  /* beyond what was sized at startup (stack > stat.stack); value: that maximum */
+
+/* ranges, shared by the INI settings and the controls */
+#define STAT_SAMPLERS_LIMIT_MAX 1000000
+#define STAT_INTERVAL_MIN       10
+#define STAT_INTERVAL_MAX       10000000
+/* the largest stat.stack; a control may not raise the stack above the stat.stack in force */
+#define STAT_STACK_MAX          256
+
+/* stat.clock and the clock control: what the interval is measured in */
+#define STAT_CLOCK_WALL 0  /* wall-clock time: where requests spend their time, waiting included */
+#define STAT_CLOCK_CPU  1  /* the request thread's CPU time: where the CPU goes */
+
+#endif

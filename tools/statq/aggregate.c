@@ -1,0 +1,1648 @@
+/*
+ * aggregate.c: `statq aggregate`, a Redis stream of ship's entries folded
+ * into hourly and daily flame graphs on disk.
+ *
+ * Reading: through a consumer group (XGROUP CREATE ... MKSTREAM when
+ * missing, from the stream's start). At start the consumer first reads its
+ * own pending entries (XREADGROUP ... 0: it was killed before acknowledging
+ * them), then takes over entries other consumers left pending for
+ * --claim-idle seconds (XAUTOCLAIM, Redis 6.2 and later), then reads new
+ * ones (XREADGROUP ... >, blocking for at most a second at a time). Every
+ * Redis call is bounded by a 10 s timeout; a lost connection is retried with
+ * backoff, and a group that vanished (Redis restarted empty) is created
+ * again.
+ *
+ * Parsing: json-c parses every line; a line in stat's key order is parsed
+ * in two parts, its head (type, request, time) each time and its tail (from
+ * "location": the frames) only the first time that tail is seen in the
+ * period being held (see statq_agg_line_split).
+ *
+ * Counting: each sample's stack (named as statq fold names it) is counted in
+ * memory per file: (hour, entry point) and (day, entry point), where the
+ * entry point is `all` and the sample's script, and hour and day are UTC by
+ * the sample's own "time". Memory grows with the distinct stacks of the
+ * periods in memory, never with samples: at least every --flush seconds,
+ * and whenever the stacks held pass 256 MiB, the counts are merged into the
+ * files.
+ *
+ * Writing, exactly once: every file touched is written merged with what it
+ * held to a temporary file, all synced at once (syncfs); then a journal naming each rename and
+ * each entry id to acknowledge is written, synced and renamed into place
+ * (the commit point); then the renames are done and synced (syncfs),
+ * the entries acknowledged (XACK) and the journal removed. A restart finds
+ * a journal and finishes it (renames whose temporary file is still there,
+ * XACK again: both harmless twice); without one, the temporary files are
+ * removed and the unacknowledged entries are read again. One aggregator per
+ * DIR at a time (a lock on DIR/.lock).
+ *
+ * A period that ended more than an hour ago is written gzip-compressed
+ * (.folded.gz; a late sample still merges into it). Retention removes
+ * hourly and daily files older than --retain-hours and --retain-days.
+ * Single-threaded; SIGTERM and SIGINT end the loop, and what was read is
+ * written before exiting.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "collect.h"
+#include "input.h"
+#include "redis.h"
+#include "table.h"
+
+#define STATQ_AGG_COUNT     100                  /* entries per XREADGROUP */
+#define STATQ_AGG_MEMORY    (256u << 20)         /* stack bytes held before writing */
+#define STATQ_AGG_CLOSED    3600                 /* seconds after its end a period is closed */
+#define STATQ_AGG_TIMEOUT   10.0                 /* seconds for any Redis call */
+
+/* one output file's counts: the file's key is "hourly/2026-11-25_13.all" */
+typedef struct _statq_agg_file {
+	char       *key;
+	time_t      start, end;   /* the period */
+	statq_table stacks;       /* stack id (uint32_t) -> samples */
+} statq_agg_file;
+
+typedef struct _statq_agg {
+	const statq_options *options;
+	const char  *dir;
+	char         consumer[256];
+	statq_redis  redis;
+	double       backoff;
+
+	statq_table  file_index;  /* file key -> index in files */
+	statq_table  stack_ids;   /* folded stack -> id + 1 (each stack's text is kept once) */
+	const char **stack_texts; /* id -> the text (stack_ids' copy) */
+	size_t       stack_count, stacks_capacity;
+	statq_table  quads;       /* {hour, entry point} -> index in quad_files */
+	statq_table  tails;       /* "{type" + a line's tail from "location" -> stack id (see statq_agg_line_split) */
+	char        *split;
+	size_t       split_capacity;
+	uint32_t    (*quad_files)[4]; /* the four files a sample of that hour and entry point counts in */
+	size_t       quad_count, quad_capacity;
+	statq_agg_file *files;
+	size_t       files_count, files_capacity;
+	size_t       bytes;       /* stack bytes held */
+
+	char       **ids;         /* entries read, to acknowledge once written */
+	size_t       ids_count, ids_capacity;
+
+	statq_sample sample;
+	json_tokener *tokener;
+	char        *stack;       /* one sample's folded stack */
+	size_t       stack_capacity;
+	unsigned char *inflated;
+	size_t       inflated_capacity;
+	double       last_flush;
+	double       last_claim;
+	double       last_housekeeping;
+
+	/* totals, for the last word */
+	uint64_t     entries, samples, idle, malformed_entries, malformed_lines, dropped, lost, trimmed, other;
+	uint64_t     files_written;
+	bool         failed;
+} statq_agg;
+
+/* -------------------------------------------------------------------------- */
+/* counting */
+
+/* A script's path as a file name part: '/' and anything unusual as '_'. */
+static void statq_agg_entry_name(const char *path, char *out, size_t size)
+{
+	size_t n = 0;
+
+	if (!path || !path[0]) {
+		snprintf(out, size, "unknown");
+		return;
+	}
+	while (*path == '/') {
+		path++;
+	}
+	for (; *path && n + 1 < size; path++) {
+		char c = *path;
+
+		out[n++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' ? c : '_';
+	}
+	out[n] = '\0';
+	if (n == 0 || strcmp(out, "all") == 0) {
+		snprintf(out, size, "%s", n == 0 ? "unknown" : "all_");
+	}
+}
+
+static statq_agg_file *statq_agg_file_get(statq_agg *agg, bool daily, time_t when, const char *entry)
+{
+	char key[600];
+	struct tm tm;
+	time_t start = daily ? when - (when % 86400) : when - (when % 3600);
+	int length;
+	bool added;
+	uint64_t *index;
+
+	gmtime_r(&start, &tm);
+	if (daily) {
+		length = snprintf(key, sizeof(key), "daily/%04d-%02d-%02d.%s", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, entry);
+	} else {
+		length = snprintf(key, sizeof(key), "hourly/%04d-%02d-%02d_%02d.%s", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+			tm.tm_hour, entry);
+	}
+	if (length < 0 || (size_t) length >= sizeof(key)) {
+		length = (int) sizeof(key) - 1;
+	}
+	index = statq_table_get(&agg->file_index, key, (size_t) length, &added);
+	if (added) {
+		statq_agg_file *file;
+
+		if (agg->files_count == agg->files_capacity) {
+			agg->files_capacity = agg->files_capacity ? agg->files_capacity * 2 : 64;
+			agg->files = statq_realloc(agg->files, agg->files_capacity * sizeof(*agg->files));
+		}
+		*index = agg->files_count;
+		file = &agg->files[agg->files_count++];
+		file->key = statq_strdup(key);
+		file->start = start;
+		file->end = start + (daily ? 86400 : 3600);
+		statq_table_init(&file->stacks);
+	}
+	return &agg->files[*index];
+}
+
+static void statq_agg_count(statq_agg *agg, statq_agg_file *file, uint32_t stack, uint64_t count)
+{
+	bool added;
+
+	*statq_table_get(&file->stacks, &stack, sizeof(stack), &added) += count;
+	if (added) {
+		agg->bytes += sizeof(statq_table_entry) * 2 + 16;
+	}
+}
+
+/* The id of a stack's text, interned. */
+static uint32_t statq_agg_stack(statq_agg *agg, const char *stack, size_t length)
+{
+	bool added;
+	uint64_t *value = statq_table_get(&agg->stack_ids, stack, length, &added);
+
+	if (added) {
+		if (agg->stack_count == agg->stacks_capacity) {
+			agg->stacks_capacity = agg->stacks_capacity ? agg->stacks_capacity * 2 : 1024;
+			agg->stack_texts = statq_realloc(agg->stack_texts, agg->stacks_capacity * sizeof(char *));
+		}
+		agg->stack_texts[agg->stack_count] = statq_table_find(&agg->stack_ids, stack, length)->key;
+		*value = ++agg->stack_count;
+		agg->bytes += length + 1 + sizeof(statq_table_entry) * 2 + 16;
+	}
+	return (uint32_t) (*value - 1);
+}
+
+/* The four files a sample taken at `when` in the script `path` counts in. */
+static const uint32_t *statq_agg_quad(statq_agg *agg, time_t when, const char *path)
+{
+	char key[1100], entry[1024];
+	int64_t hour = (int64_t) (when - (when % 3600));
+	size_t length;
+	bool added;
+	uint64_t *value;
+
+	memcpy(key, &hour, sizeof(hour));
+	length = sizeof(hour) + (size_t) snprintf(key + sizeof(hour), sizeof(key) - sizeof(hour), "%.1000s", path ? path : "");
+	value = statq_table_get(&agg->quads, key, length, &added);
+	if (added) {
+		if (agg->quad_count == agg->quad_capacity) {
+			agg->quad_capacity = agg->quad_capacity ? agg->quad_capacity * 2 : 64;
+			agg->quad_files = statq_realloc(agg->quad_files, agg->quad_capacity * sizeof(*agg->quad_files));
+		}
+		*value = agg->quad_count;
+		statq_agg_entry_name(path, entry, sizeof(entry));
+		/* statq_agg_file_get may move files, not quads: take each index as it comes */
+		agg->quad_files[agg->quad_count][0] = (uint32_t) (statq_agg_file_get(agg, false, when, "all") - agg->files);
+		agg->quad_files[agg->quad_count][1] = (uint32_t) (statq_agg_file_get(agg, true, when, "all") - agg->files);
+		agg->quad_files[agg->quad_count][2] = (uint32_t) (statq_agg_file_get(agg, false, when, entry) - agg->files);
+		agg->quad_files[agg->quad_count][3] = (uint32_t) (statq_agg_file_get(agg, true, when, entry) - agg->files);
+		agg->quad_count++;
+	}
+	return agg->quad_files[*value];
+}
+
+/* Append a frame's name, escaped as statq fold writes it. */
+static size_t statq_agg_name(statq_agg *agg, size_t at, const char *name)
+{
+	size_t length = strlen(name);
+
+	if (at + length * 3 + 2 > agg->stack_capacity) {
+		agg->stack_capacity = (at + length * 3 + 2) * 2;
+		agg->stack = statq_realloc(agg->stack, agg->stack_capacity);
+	}
+	for (; *name; name++) {
+		switch (*name) {
+			case '%':  memcpy(agg->stack + at, "%25", 3); at += 3; break;
+			case ';':  memcpy(agg->stack + at, "%3B", 3); at += 3; break;
+			case '\n': memcpy(agg->stack + at, "%0A", 3); at += 3; break;
+			case '\r': memcpy(agg->stack + at, "%0D", 3); at += 3; break;
+			default:   agg->stack[at++] = *name; break;
+		}
+	}
+	return at;
+}
+
+#define STATQ_AGG_IDLE UINT64_MAX  /* a sample with no frame to count */
+
+/* The stack id of a sample object's frames (interned), or STATQ_AGG_IDLE. */
+static uint64_t statq_agg_frames(statq_agg *agg, json_object *object)
+{
+	statq_sample *sample = &agg->sample;
+	size_t at = 0, i;
+
+	if (!statq_sample_decode(sample, object, agg->options->idle)) {
+		return STATQ_AGG_IDLE;
+	}
+	for (i = sample->depth; i-- > 0; ) {
+		if (at) {
+			agg->stack[at++] = ';';
+		}
+		at = statq_agg_name(agg, at, sample->frames[i].name);
+	}
+	return statq_agg_stack(agg, agg->stack, at);
+}
+
+static void statq_agg_add(statq_agg *agg, uint64_t stack, double time, const char *path, double fallback)
+{
+	const uint32_t *quad;
+	time_t when;
+	size_t i;
+
+	if (stack == STATQ_AGG_IDLE) {
+		agg->idle++;
+		return;
+	}
+	when = (time_t) (time > 0 ? time : fallback);
+	quad = statq_agg_quad(agg, when, path);
+	for (i = 0; i < 4; i++) {
+		statq_agg_count(agg, &agg->files[quad[i]], (uint32_t) stack, 1);
+	}
+	agg->samples++;
+}
+
+static json_object *statq_agg_parse(statq_agg *agg, const char *text, size_t length)
+{
+	json_object *object;
+
+	json_tokener_reset(agg->tokener);
+	object = json_tokener_parse_ex(agg->tokener, text, (int) length);
+	if (object && (json_tokener_get_error(agg->tokener) != json_tokener_success
+			|| (size_t) json_tokener_get_parse_end(agg->tokener) != length || !json_object_is_type(object, json_type_object))) {
+		json_object_put(object);
+		object = NULL;
+	}
+	return object;
+}
+
+static bool statq_agg_is_sample(const char *kind)
+{
+	return strcmp(kind, "user") == 0 || strcmp(kind, "internal") == 0 || strcmp(kind, "memory") == 0;
+}
+
+/*
+ * The fast way for a line as stat writes it: its head (type, request, time,
+ * ...) up to ,"location": is parsed alone, and its tail (location, symbol,
+ * stack: what makes the frames) only the first time it is seen; later
+ * samples with the same type and tail take the stack id from agg->tails.
+ * json-c parses both parts: a line is split only where stat's key is, and
+ * since a '"' inside a JSON string is always escaped, ,"location": cannot be
+ * part of a string. false: not such a line (the caller parses it whole).
+ */
+static bool statq_agg_line_split(statq_agg *agg, const char *line, size_t length, const char *split, double fallback)
+{
+	size_t head = (size_t) (split - line), tail = length - head - 1;
+	json_object *object, *type, *request, *value;
+	const char *kind, *path = NULL;
+	double time = 0;
+	statq_table_entry *cached;
+	uint64_t stack;
+	size_t key;
+
+	if (head + 2 + tail + 32 > agg->split_capacity) {
+		agg->split_capacity = (head + 2 + tail + 32) * 2;
+		agg->split = statq_realloc(agg->split, agg->split_capacity);
+	}
+	memcpy(agg->split, line, head);
+	agg->split[head] = '}';
+	if (!(object = statq_agg_parse(agg, agg->split, head + 1))) {
+		return false;
+	}
+	if (!json_object_object_get_ex(object, "type", &type) || !json_object_is_type(type, json_type_string)
+			|| !statq_agg_is_sample(kind = json_object_get_string(type)) || strlen(kind) > 16) {
+		json_object_put(object);
+		return false;
+	}
+	/* stat writes "time" and "request" before "location": a line that does not is parsed whole */
+	if (!json_object_object_get_ex(object, "time", &value) || !json_object_object_get_ex(object, "request", &request)) {
+		json_object_put(object);
+		return false;
+	}
+	time = json_object_get_double(value);
+	if (json_object_object_get_ex(request, "path", &value) && json_object_is_type(value, json_type_string)) {
+		path = json_object_get_string(value);
+	}
+
+	/* the key: the type, then the tail */
+	key = (size_t) snprintf(agg->split, agg->split_capacity, "{\"type\":\"%s\"", kind);
+	memcpy(agg->split + key, split, tail + 1);
+	key += tail + 1;
+	if ((cached = statq_table_find(&agg->tails, agg->split, key))) {
+		stack = cached->value;
+	} else {
+		json_object *frames = statq_agg_parse(agg, agg->split, key);
+		bool added;
+
+		if (!frames) {
+			json_object_put(object);
+			return false;
+		}
+		stack = statq_agg_frames(agg, frames);
+		json_object_put(frames);
+		*statq_table_get(&agg->tails, agg->split, key, &added) = stack;
+		agg->bytes += key + 1 + sizeof(statq_table_entry) * 2 + 16;
+	}
+	statq_agg_add(agg, stack, time, path, fallback);
+	json_object_put(object);
+	return true;
+}
+
+/* One JSON line of an entry. false: malformed. */
+static bool statq_agg_line(statq_agg *agg, const char *line, size_t length, double fallback)
+{
+	const char *split = length > 16 ? memmem(line, length, ",\"location\":", 12) : NULL;
+	json_object *object, *type, *request, *value;
+	const char *path = NULL;
+	double time = 0;
+
+	if (split && statq_agg_line_split(agg, line, length, split, fallback)) {
+		return true;
+	}
+	if (!(object = statq_agg_parse(agg, line, length)) || !json_object_object_get_ex(object, "type", &type)
+			|| !json_object_is_type(type, json_type_string)) {
+		json_object_put(object);
+		return false;
+	}
+	if (!statq_agg_is_sample(json_object_get_string(type))) {
+		/* a line type a newer ship forwards: not a sample, not an error */
+		json_object_put(object);
+		return true;
+	}
+	if (json_object_object_get_ex(object, "time", &value)) {
+		time = json_object_get_double(value);
+	}
+	if (json_object_object_get_ex(object, "request", &request) && json_object_object_get_ex(request, "path", &value)
+			&& json_object_is_type(value, json_type_string)) {
+		path = json_object_get_string(value);
+	}
+	statq_agg_add(agg, statq_agg_frames(agg, object), time, path, fallback);
+	json_object_put(object);
+	return true;
+}
+
+/* Inflate gzip data into agg->inflated; its length, or -1 when it is not whole gzip. */
+static ssize_t statq_agg_gunzip(statq_agg *agg, const char *data, size_t length)
+{
+	z_stream zs;
+	int rc;
+	size_t out = 0;
+
+	memset(&zs, 0, sizeof(zs));
+	if (inflateInit2(&zs, 15 + 16) != Z_OK) {
+		return -1;
+	}
+	zs.next_in = (Bytef *) data;
+	zs.avail_in = (uInt) length;
+	do {
+		if (agg->inflated_capacity - out < 65536) {
+			agg->inflated_capacity = agg->inflated_capacity * 2 + (1 << 20);
+			agg->inflated = statq_realloc(agg->inflated, agg->inflated_capacity);
+		}
+		zs.next_out = agg->inflated + out;
+		zs.avail_out = (uInt) (agg->inflated_capacity - out);
+		rc = inflate(&zs, Z_NO_FLUSH);
+		out = agg->inflated_capacity - zs.avail_out;
+		if (out > (512u << 20)) {
+			rc = Z_DATA_ERROR;  /* more than 512 MiB from one entry: not ship's */
+		}
+	} while (rc == Z_OK);
+	inflateEnd(&zs);
+	return rc == Z_STREAM_END && zs.avail_in == 0 ? (ssize_t) out : -1;
+}
+
+static const redisReply *statq_agg_field(const redisReply *fields, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < fields->elements; i += 2) {
+		if (fields->element[i]->type == REDIS_REPLY_STRING && strcmp(fields->element[i]->str, name) == 0
+				&& fields->element[i + 1]->type == REDIS_REPLY_STRING) {
+			return fields->element[i + 1];
+		}
+	}
+	return NULL;
+}
+
+static void statq_agg_malformed(statq_agg *agg, const char *id, const char *why)
+{
+	agg->malformed_entries++;
+	statq_error("aggregate: skipped entry %s of %s: %s (acknowledged; it will not be read again)", id, agg->options->stream, why);
+}
+
+/* One stream entry ([id, [field, value, ...]]): counted, and its id kept for XACK. */
+static void statq_agg_entry(statq_agg *agg, const redisReply *item)
+{
+	const redisReply *id, *fields, *version, *type, *encoding, *data, *value;
+	const char *text;
+	size_t length, start, i;
+	double fallback = 0;
+	uint64_t before, bad = 0;
+	ssize_t inflated;
+
+	if (item->type != REDIS_REPLY_ARRAY || item->elements < 2 || item->element[0]->type != REDIS_REPLY_STRING) {
+		return;
+	}
+	id = item->element[0];
+	fields = item->element[1];
+	if (agg->ids_count == agg->ids_capacity) {
+		agg->ids_capacity = agg->ids_capacity ? agg->ids_capacity * 2 : 256;
+		agg->ids = statq_realloc(agg->ids, agg->ids_capacity * sizeof(char *));
+	}
+	agg->ids[agg->ids_count++] = statq_strdup(id->str);
+	agg->entries++;
+	if (fields->type == REDIS_REPLY_NIL) {
+		/* pending, then trimmed away by MAXLEN before we could read it */
+		agg->trimmed++;
+		return;
+	}
+	if (fields->type != REDIS_REPLY_ARRAY) {
+		statq_agg_malformed(agg, id->str, "not a list of fields");
+		return;
+	}
+	version = statq_agg_field(fields, "v");
+	type = statq_agg_field(fields, "type");
+	if (!version || strcmp(version->str, "1") != 0 || !type) {
+		statq_agg_malformed(agg, id->str, version ? "an entry format other than v=1 (a newer statq ship?)" : "no field v: not an entry of statq ship");
+		return;
+	}
+	if (strcmp(type->str, "dropped") == 0) {
+		int64_t n = 0;
+
+		if ((value = statq_agg_field(fields, "n")) && statq_parse_int(value->str, &n) && n > 0) {
+			agg->dropped += (uint64_t) n;
+		}
+		return;
+	}
+	if (strcmp(type->str, "samples") != 0) {
+		agg->other++;
+		return;
+	}
+	encoding = statq_agg_field(fields, "encoding");
+	data = statq_agg_field(fields, "samples");
+	if (!encoding || !data) {
+		statq_agg_malformed(agg, id->str, "no field encoding or samples");
+		return;
+	}
+	if ((value = statq_agg_field(fields, "first"))) {
+		statq_parse_double(value->str, &fallback);
+	}
+	if (fallback <= 0) {
+		fallback = (double) strtoull(id->str, NULL, 10) / 1000.0;  /* the entry's id: when Redis added it */
+	}
+	if ((value = statq_agg_field(fields, "lost"))) {
+		int64_t lost = 0;
+
+		if (statq_parse_int(value->str, &lost) && lost > 0) {
+			agg->lost += (uint64_t) lost;
+		}
+	}
+	if (strcmp(encoding->str, "jsonl+gzip") == 0) {
+		if ((inflated = statq_agg_gunzip(agg, data->str, data->len)) < 0) {
+			statq_agg_malformed(agg, id->str, "its samples are not whole gzip data");
+			return;
+		}
+		text = (const char *) agg->inflated;
+		length = (size_t) inflated;
+	} else if (strcmp(encoding->str, "jsonl") == 0) {
+		text = data->str;
+		length = data->len;
+	} else {
+		statq_agg_malformed(agg, id->str, "an unknown encoding");
+		return;
+	}
+	before = agg->samples;
+	for (start = 0, i = 0; i <= length; i++) {
+		if (i == length || text[i] == '\n') {
+			if (i > start && !statq_agg_line(agg, text + start, i - start, fallback)) {
+				bad++;
+			}
+			start = i + 1;
+		}
+	}
+	if (bad) {
+		agg->malformed_lines += bad;
+		if (agg->samples == before) {
+			statq_agg_malformed(agg, id->str, "none of its lines is a stat sample");
+		} else {
+			statq_error("aggregate: entry %s of %s: skipped %llu malformed line%s", id->str, agg->options->stream,
+				(unsigned long long) bad, bad == 1 ? "" : "s");
+		}
+	}
+}
+
+/* -------------------------------------------------------------------------- */
+/* files */
+
+static int statq_agg_compare(const void *a, const void *b)
+{
+	const statq_table_entry *x = *(statq_table_entry * const *) a, *y = *(statq_table_entry * const *) b;
+
+	return strcmp(x->key, y->key);
+}
+
+/* Read a folded file (plain or gzip) into table; false when it cannot be read. */
+static bool statq_agg_read(const char *path, statq_table *table)
+{
+	char error[1024];
+	statq_input *input = statq_input_file(path, error, sizeof(error));
+	statq_input_result result;
+	char *line;
+	size_t length;
+	bool ok = true;
+
+	if (!input) {
+		statq_error("aggregate: %s", error);
+		return false;
+	}
+	while ((result = statq_input_line(input, &line, &length, -1)) == STATQ_INPUT_LINE) {
+		char *space = length ? memrchr(line, ' ', length) : NULL;
+		int64_t count;
+		bool added;
+
+		if (!space || space == line) {
+			continue;
+		}
+		line[length] = '\0';
+		if (!statq_parse_int(space + 1, &count) || count <= 0) {
+			continue;
+		}
+		*statq_table_get(table, line, (size_t) (space - line), &added) += (uint64_t) count;
+	}
+	if (result == STATQ_INPUT_ERROR) {
+		statq_error("aggregate: %s: %s", path, statq_input_error(input));
+		ok = false;
+	}
+	statq_input_close(input);
+	return ok;
+}
+
+/* A folded stack's frames back into a sample, for the flame graph. */
+static void statq_agg_unfold(statq_sample *sample, char *stack)
+{
+	char *frames[4096];
+	size_t count = 0, i;
+	char *p = stack;
+
+	statq_sample_free(sample);
+	while (p && count < 4096) {
+		char *end = strchr(p, ';');
+
+		if (end) {
+			*end = '\0';
+		}
+		frames[count++] = p;
+		p = end ? end + 1 : NULL;
+	}
+	sample->capacity = count ? count : 1;
+	sample->frames = statq_alloc(sample->capacity * sizeof(statq_frame));
+	for (i = 0; i < count; i++) {
+		const char *name = frames[count - 1 - i];
+		statq_frame *frame = &sample->frames[i];
+		size_t length = strlen(name), o = 0, k;
+
+		memset(frame, 0, sizeof(*frame));
+		frame->name = statq_alloc(length + 1);
+		for (k = 0; k < length; k++) {
+			if (name[k] == '%' && k + 2 < length) {
+				unsigned value;
+
+				if (sscanf(name + k + 1, "%2x", &value) == 1) {
+					frame->name[o++] = (char) value;
+					k += 2;
+					continue;
+				}
+			}
+			frame->name[o++] = name[k];
+		}
+		frame->name[o] = '\0';
+		/* kinds for the colours: what the name tells */
+		if (frame->name[0] == '<') {
+			frame->kind = STATQ_FRAME_FILE;
+		} else if (strcmp(frame->name, "(idle)") == 0 || strcmp(frame->name, "[truncated]") == 0) {
+			frame->kind = STATQ_FRAME_OTHER;
+		} else {
+			frame->kind = STATQ_FRAME_USER;
+		}
+	}
+	sample->depth = count;
+}
+
+/* syncfs(): everything written to the file system that holds path, on disk */
+static bool statq_agg_syncfs(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY);
+	bool ok;
+
+	if (fd < 0) {
+		return false;
+	}
+	ok = syncfs(fd) == 0;
+	close(fd);
+	return ok;
+}
+
+static bool statq_agg_sync_dir(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY);
+	bool ok;
+
+	if (fd < 0) {
+		return false;
+	}
+	ok = fsync(fd) == 0;
+	close(fd);
+	return ok;
+}
+
+/* Write a file through a temporary name in the same directory, synced; the temporary path goes to temp. */
+static FILE *statq_agg_create(const char *dir, const char *name, char *temp, size_t temp_size, gzFile *gz)
+{
+	int fd;
+	FILE *file;
+
+	snprintf(temp, temp_size, "%.3000s/.%.900s.XXXXXX", dir, name);
+	fd = mkstemp(temp);
+	if (fd < 0) {
+		statq_error("aggregate: cannot create a file in %s: %s", dir, strerror(errno));
+		return NULL;
+	}
+	fchmod(fd, 0644);
+	if (gz) {
+		*gz = gzdopen(dup(fd), "wb6");
+	}
+	file = fdopen(fd, "w");
+	return file;
+}
+
+/* Close a file written by statq_agg_create; synced when sync (otherwise a later syncfs covers it). */
+static bool statq_agg_finish(FILE *file, gzFile gz, const char *temp, bool sync)
+{
+	bool ok = true;
+
+	if (gz && gzclose(gz) != Z_OK) {
+		ok = false;
+	}
+	if (fflush(file) != 0 || (sync && fsync(fileno(file)) != 0)) {
+		ok = false;
+	}
+	if (fclose(file) != 0) {
+		ok = false;
+	}
+	if (!ok) {
+		statq_error("aggregate: cannot write %s: %s", temp, strerror(errno));
+		unlink(temp);
+	}
+	return ok;
+}
+
+typedef struct _statq_agg_rename {
+	char from[4096];
+	char to[4096];
+	char remove[4096];  /* an older form of the file (.folded when writing .folded.gz), or "" */
+} statq_agg_rename;
+
+/* The merged folded file and its flame graph, as temporary files; their renames added to renames. */
+static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg_rename **renames, size_t *count, size_t *capacity)
+{
+	char dir[4096], name[512], plain[4096], gzname[4096], html[4096], temp[4096], title[700];
+	const char *slash = strchr(file->key, '/');
+	statq_table merged;
+	statq_table_entry *entry, **sorted;
+	statq_profile *profile;
+	statq_sample sample;
+	size_t position = 0, n = 0, i;
+	bool closed = file->end + STATQ_AGG_CLOSED <= time(NULL), ok = true;
+	gzFile gz = NULL;
+	FILE *out;
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%.3000s/%.*s", agg->dir, (int) (slash - file->key), file->key);
+	snprintf(name, sizeof(name), "%s", slash + 1);
+	snprintf(plain, sizeof(plain), "%.3000s/%.900s.folded", dir, name);
+	snprintf(gzname, sizeof(gzname), "%.3000s/%.900s.folded.gz", dir, name);
+	snprintf(html, sizeof(html), "%.3000s/%.900s.html", dir, name);
+
+	/* what the file holds already: the .gz when there is one (both: the same, from a crash in between) */
+	statq_table_init(&merged);
+	if (stat(gzname, &st) == 0) {
+		ok = statq_agg_read(gzname, &merged);
+		closed = true;
+	} else if (stat(plain, &st) == 0) {
+		ok = statq_agg_read(plain, &merged);
+	}
+	if (!ok) {
+		statq_table_free(&merged);
+		return false;
+	}
+	while ((entry = statq_table_next(&file->stacks, &position))) {
+		const char *text = agg->stack_texts[*(const uint32_t *) (const void *) entry->key];
+		bool added;
+
+		*statq_table_get(&merged, text, strlen(text), &added) += entry->value;
+	}
+	sorted = statq_alloc((merged.used ? merged.used : 1) * sizeof(*sorted));
+	position = 0;
+	while ((entry = statq_table_next(&merged, &position))) {
+		sorted[n++] = entry;
+	}
+	qsort(sorted, n, sizeof(*sorted), statq_agg_compare);
+
+	/* the folded stacks */
+	if (!(out = statq_agg_create(dir, name, temp, sizeof(temp), closed ? &gz : NULL))) {
+		free(sorted);
+		statq_table_free(&merged);
+		return false;
+	}
+	for (i = 0; i < n; i++) {
+		char number[32];
+		int length = snprintf(number, sizeof(number), " %llu\n", (unsigned long long) sorted[i]->value);
+
+		if (gz) {
+			gzwrite(gz, sorted[i]->key, (unsigned) sorted[i]->length);
+			gzwrite(gz, number, (unsigned) length);
+		} else {
+			fwrite(sorted[i]->key, 1, sorted[i]->length, out);
+			fwrite(number, 1, (size_t) length, out);
+		}
+	}
+	if (!statq_agg_finish(out, gz, temp, false)) {
+		free(sorted);
+		statq_table_free(&merged);
+		return false;
+	}
+	if (*count + 2 > *capacity) {
+		*capacity = *capacity * 2 + 16;
+		*renames = statq_realloc(*renames, *capacity * sizeof(**renames));
+	}
+	snprintf((*renames)[*count].from, sizeof((*renames)[*count].from), "%s", temp);
+	snprintf((*renames)[*count].to, sizeof((*renames)[*count].to), "%s", closed ? gzname : plain);
+	snprintf((*renames)[*count].remove, sizeof((*renames)[*count].remove), "%s", closed ? plain : "");
+	(*count)++;
+
+	/* its flame graph */
+	profile = statq_profile_new(false);
+	statq_sample_init(&sample);
+	for (i = 0; i < n; i++) {
+		char *stack = statq_strdup(sorted[i]->key);
+
+		statq_agg_unfold(&sample, stack);
+		statq_profile_add_count(profile, &sample, NULL, sorted[i]->value);
+		free(stack);
+	}
+	statq_sample_free(&sample);
+	snprintf(title, sizeof(title), "%s (UTC)", file->key);
+	if ((out = statq_agg_create(dir, name, temp, sizeof(temp), NULL))) {
+		statq_flame_profile(out, title, profile, agg->options->stream, 0);
+		if (statq_agg_finish(out, NULL, temp, false)) {
+			snprintf((*renames)[*count].from, sizeof((*renames)[*count].from), "%s", temp);
+			snprintf((*renames)[*count].to, sizeof((*renames)[*count].to), "%s", html);
+			(*renames)[*count].remove[0] = '\0';
+			(*count)++;
+		} else {
+			ok = false;
+		}
+	} else {
+		ok = false;
+	}
+	statq_profile_free(profile);
+	free(sorted);
+	statq_table_free(&merged);
+	agg->files_written++;
+	return ok;
+}
+
+/* Do what a committed journal says: renames (whose source is still there) and removals. */
+static void statq_agg_apply(const char *journal_path, statq_redis *redis, const char *stream, const char *group, bool ack)
+{
+	FILE *journal = fopen(journal_path, "r");
+	char line[9000];
+	const char *argv[3 + 512];
+	char *ids[512];
+	int n = 0, i;
+
+	if (!journal) {
+		return;
+	}
+	argv[0] = "XACK";
+	argv[1] = stream;
+	argv[2] = group;
+	while (fgets(line, sizeof(line), journal)) {
+		char *tab;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "rename\t", 7) == 0 && (tab = strchr(line + 7, '\t'))) {
+			*tab = '\0';
+			if (access(line + 7, F_OK) == 0 && rename(line + 7, tab + 1) != 0) {
+				statq_error("aggregate: cannot rename %s to %s: %s", line + 7, tab + 1, strerror(errno));
+			}
+		} else if (strncmp(line, "remove\t", 7) == 0) {
+			unlink(line + 7);
+		} else if (strncmp(line, "ack\t", 4) == 0 && ack) {
+			ids[n++] = statq_strdup(line + 4);
+			if (n == 512) {
+				for (i = 0; i < n; i++) {
+					argv[3 + i] = ids[i];
+				}
+				freeReplyObject(statq_redis_commandv(redis, 3 + n, argv));
+				for (i = 0; i < n; i++) {
+					free(ids[i]);
+				}
+				n = 0;
+			}
+		}
+	}
+	fclose(journal);
+	if (n) {
+		for (i = 0; i < n; i++) {
+			argv[3 + i] = ids[i];
+		}
+		freeReplyObject(statq_redis_commandv(redis, 3 + n, argv));
+		for (i = 0; i < n; i++) {
+			free(ids[i]);
+		}
+	}
+}
+
+static void statq_agg_index(statq_agg *agg);
+static void statq_agg_housekeeping(statq_agg *agg);
+
+/* Test hook: STATQ_AGGREGATE_CRASH=<stage> ends the process at once there (the fleet tests' kill points). */
+static void statq_agg_crash_point(const char *stage)
+{
+	const char *want = getenv("STATQ_AGGREGATE_CRASH");
+
+	if (want && strcmp(want, stage) == 0) {
+		_exit(9);
+	}
+}
+
+/* Write what is in memory, then acknowledge the entries it came from. */
+static bool statq_agg_flush(statq_agg *agg)
+{
+	statq_agg_rename *renames = NULL;
+	size_t count = 0, capacity = 0, i;
+	char journal[4096], temp[4096];
+	FILE *out;
+	bool ok = true;
+
+	agg->last_flush = statq_now();
+	if (agg->ids_count == 0) {
+		/* nothing read: still close periods and apply retention, once a minute */
+		if (agg->last_flush - agg->last_housekeeping >= 60) {
+			agg->last_housekeeping = agg->last_flush;
+			statq_agg_housekeeping(agg);
+			statq_agg_index(agg);
+		}
+		return true;
+	}
+	for (i = 0; i < agg->files_count && ok; i++) {
+		ok = statq_agg_write_file(agg, &agg->files[i], &renames, &count, &capacity);
+	}
+	snprintf(journal, sizeof(journal), "%s/.journal", agg->dir);
+	/* every temporary file on disk (one syncfs for the file system, not an fsync per file) */
+	if (ok && !statq_agg_syncfs(agg->dir)) {
+		statq_error("aggregate: cannot sync the file system of %s: %s", agg->dir, strerror(errno));
+		ok = false;
+	}
+	if (ok && (out = statq_agg_create(agg->dir, "journal", temp, sizeof(temp), NULL))) {
+		for (i = 0; i < count; i++) {
+			fprintf(out, "rename\t%s\t%s\n", renames[i].from, renames[i].to);
+			if (renames[i].remove[0]) {
+				fprintf(out, "remove\t%s\n", renames[i].remove);
+			}
+		}
+		for (i = 0; i < agg->ids_count; i++) {
+			fprintf(out, "ack\t%s\n", agg->ids[i]);
+		}
+		ok = statq_agg_finish(out, NULL, temp, true);
+		if (ok && (rename(temp, journal) != 0 || !statq_agg_sync_dir(agg->dir))) {
+			statq_error("aggregate: cannot commit the journal %s: %s", journal, strerror(errno));
+			ok = false;
+		}
+	} else {
+		ok = false;
+	}
+	if (!ok) {
+		/* nothing was acknowledged: the entries stay pending and are read again */
+		for (i = 0; i < count; i++) {
+			unlink(renames[i].from);
+		}
+		free(renames);
+		statq_error("aggregate: could not write to %s; the entries stay pending in %s and will be read again",
+			agg->dir, agg->options->stream);
+		agg->failed = true;
+		return false;
+	}
+	statq_agg_crash_point("committed");
+	statq_agg_apply(journal, &agg->redis, agg->options->stream, agg->options->consumer_group, false);
+	/* the renames on disk before the entries are acknowledged */
+	statq_agg_syncfs(agg->dir);
+	free(renames);
+	statq_agg_crash_point("renamed");
+	if (agg->redis.context) {
+		statq_agg_apply(journal, &agg->redis, agg->options->stream, agg->options->consumer_group, true);
+	}
+	if (agg->redis.context) {
+		unlink(journal);
+	}
+	/* otherwise the journal stays: the next start acknowledges what it names */
+
+	for (i = 0; i < agg->files_count; i++) {
+		statq_table_free(&agg->files[i].stacks);
+		free(agg->files[i].key);
+	}
+	agg->files_count = 0;
+	statq_table_clear(&agg->file_index);
+	statq_table_clear(&agg->stack_ids);
+	statq_table_clear(&agg->quads);
+	statq_table_clear(&agg->tails);
+	agg->stack_count = 0;
+	agg->quad_count = 0;
+	agg->bytes = 0;
+	for (i = 0; i < agg->ids_count; i++) {
+		free(agg->ids[i]);
+	}
+	agg->ids_count = 0;
+	agg->failed = false;
+	agg->last_housekeeping = statq_now();
+	statq_agg_housekeeping(agg);
+	statq_agg_index(agg);
+	return true;
+}
+
+/* -------------------------------------------------------------------------- */
+/* closing periods, retention, the index */
+
+/* A file name's period: "2026-11-25_13.x.folded" (hourly) or "2026-11-25.x.folded"; false if it is not one. */
+static bool statq_agg_period(const char *name, bool daily, time_t *start)
+{
+	struct tm tm;
+	int year, month, day, hour = 0, used = 0;
+
+	memset(&tm, 0, sizeof(tm));
+	if (daily ? sscanf(name, "%4d-%2d-%2d.%n", &year, &month, &day, &used) != 3
+			: sscanf(name, "%4d-%2d-%2d_%2d.%n", &year, &month, &day, &hour, &used) != 4) {
+		return false;
+	}
+	if (used == 0) {
+		return false;
+	}
+	tm.tm_year = year - 1900;
+	tm.tm_mon = month - 1;
+	tm.tm_mday = day;
+	tm.tm_hour = hour;
+	*start = timegm(&tm);
+	return true;
+}
+
+static bool statq_agg_ends(const char *name, const char *suffix)
+{
+	size_t a = strlen(name), b = strlen(suffix);
+
+	return a >= b && strcmp(name + a - b, suffix) == 0;
+}
+
+/* gzip a closed period's plain file: X.folded -> X.folded.gz (synced, renamed, then the plain one removed) */
+static void statq_agg_compress(const char *dir, const char *name)
+{
+	char plain[4096], target[4096], temp[4096];
+	gzFile gz = NULL;
+	FILE *in, *out;
+	char buffer[65536];
+	size_t got;
+
+	snprintf(plain, sizeof(plain), "%.3000s/%.900s", dir, name);
+	snprintf(target, sizeof(target), "%.3000s/%.900s.gz", dir, name);
+	if (!(in = fopen(plain, "r"))) {
+		return;
+	}
+	if (!(out = statq_agg_create(dir, name, temp, sizeof(temp), &gz))) {
+		fclose(in);
+		return;
+	}
+	while ((got = fread(buffer, 1, sizeof(buffer), in)) > 0) {
+		gzwrite(gz, buffer, (unsigned) got);
+	}
+	fclose(in);
+	if (statq_agg_finish(out, gz, temp, true) && rename(temp, target) == 0) {
+		statq_agg_sync_dir(dir);
+		unlink(plain);
+	}
+}
+
+static void statq_agg_housekeeping(statq_agg *agg)
+{
+	static const char *kinds[2] = {"hourly", "daily"};
+	time_t now = time(NULL);
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		char dir[4096];
+		int64_t keep = k == 0 ? agg->options->retain_hours * 3600 : agg->options->retain_days * 86400;
+		struct dirent *entry;
+		DIR *listing;
+
+		snprintf(dir, sizeof(dir), "%.3000s/%.900s", agg->dir, kinds[k]);
+		if (!(listing = opendir(dir))) {
+			continue;
+		}
+		while ((entry = readdir(listing))) {
+			time_t start;
+			time_t end;
+			char path[4096];
+
+			if (entry->d_name[0] == '.' || !statq_agg_period(entry->d_name, k == 1, &start)) {
+				continue;
+			}
+			end = start + (k == 0 ? 3600 : 86400);
+			snprintf(path, sizeof(path), "%.3000s/%.900s", dir, entry->d_name);
+			if (keep > 0 && end + keep <= now) {
+				unlink(path);
+			} else if (end + STATQ_AGG_CLOSED <= now && statq_agg_ends(entry->d_name, ".folded")) {
+				statq_agg_compress(dir, entry->d_name);
+			}
+		}
+		closedir(listing);
+	}
+}
+
+static int statq_agg_compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char * const *) b, *(char * const *) a);  /* newest first */
+}
+
+static void statq_agg_index(statq_agg *agg)
+{
+	static const char *kinds[2] = {"daily", "hourly"};
+	char **names = NULL, temp[4096], target[4096];
+	size_t count = 0, capacity = 0, i;
+	int k;
+	FILE *out;
+
+	for (k = 0; k < 2; k++) {
+		char dir[4096];
+		struct dirent *entry;
+		DIR *listing;
+
+		snprintf(dir, sizeof(dir), "%.3000s/%.900s", agg->dir, kinds[k]);
+		if (!(listing = opendir(dir))) {
+			continue;
+		}
+		while ((entry = readdir(listing))) {
+			char line[600];
+
+			if (entry->d_name[0] == '.' || !statq_agg_ends(entry->d_name, ".html")) {
+				continue;
+			}
+			/* "2026-11-25 1daily 2026-11-25.all.html": sorts by day, daily before hourly */
+			snprintf(line, sizeof(line), "%.10s %d%s/%s", entry->d_name, 1 - k, kinds[k], entry->d_name);
+			if (count == capacity) {
+				capacity = capacity * 2 + 64;
+				names = statq_realloc(names, capacity * sizeof(char *));
+			}
+			names[count++] = statq_strdup(line);
+		}
+		closedir(listing);
+	}
+	if (count) {
+		qsort(names, count, sizeof(char *), statq_agg_compare_names);
+	}
+	snprintf(target, sizeof(target), "%s/index.html", agg->dir);
+	if (!(out = statq_agg_create(agg->dir, "index.html", temp, sizeof(temp), NULL))) {
+		goto done;
+	}
+	fprintf(out, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Flame graphs: %s</title>\n"
+		"<style>body{font:14px sans-serif;margin:2em}h2{margin-top:1.5em}li{margin:.2em 0}</style></head><body>\n"
+		"<h1>Flame graphs</h1>\n<p>Samples by the time they were taken (UTC), per day and hour: all entry points, then each script.</p>\n",
+		agg->options->stream);
+	for (i = 0; i < count; i++) {
+		char *path = strchr(names[i], ' ') + 2, *label = strchr(path, '/') + 1, *end;
+
+		if (i == 0 || strncmp(names[i], names[i - 1], 10) != 0) {
+			fprintf(out, "%s<h2>%.10s</h2>\n<ul>\n", i ? "</ul>\n" : "", names[i]);
+		}
+		end = strstr(label, ".html");
+		*end = '\0';
+		fprintf(out, "<li><a href=\"%s.html\">", path);
+		for (; *label; label++) {
+			if (*label == '<' || *label == '>' || *label == '&' || *label == '"') {
+				fprintf(out, "&#%d;", *label);
+			} else {
+				fputc(*label, out);
+			}
+		}
+		fputs("</a></li>\n", out);
+	}
+	fprintf(out, "%s</body></html>\n", count ? "</ul>\n" : "<p>Nothing yet.</p>\n");
+	if (statq_agg_finish(out, NULL, temp, false) && rename(temp, target) != 0) {
+		unlink(temp);
+	}
+done:
+	for (i = 0; i < count; i++) {
+		free(names[i]);
+	}
+	free(names);
+}
+
+/* -------------------------------------------------------------------------- */
+/* Redis */
+
+static bool statq_agg_is_error(const redisReply *reply, const char *prefix)
+{
+	return reply && reply->type == REDIS_REPLY_ERROR && strncmp(reply->str, prefix, strlen(prefix)) == 0;
+}
+
+/* Connected, with the group there; retried with backoff until it works or we are told to stop. */
+static bool statq_agg_connect(statq_agg *agg, bool once)
+{
+	const char *create[] = {"XGROUP", "CREATE", agg->options->stream, agg->options->consumer_group, "0", "MKSTREAM"};
+	bool said = false;
+
+	while (!statq_interrupted) {
+		redisReply *reply;
+
+		if (statq_redis_connect(&agg->redis, true, STATQ_AGG_TIMEOUT)) {
+			reply = statq_redis_commandv(&agg->redis, 6, create);
+			if (reply && (reply->type != REDIS_REPLY_ERROR || statq_agg_is_error(reply, "BUSYGROUP"))) {
+				freeReplyObject(reply);
+				if (said) {
+					statq_error("aggregate: connected to %s again", agg->redis.address);
+				}
+				agg->backoff = 0.1;
+				return true;
+			}
+			if (reply) {
+				statq_error("aggregate: XGROUP CREATE %s %s: %s", agg->options->stream, agg->options->consumer_group, reply->str);
+				freeReplyObject(reply);
+				statq_redis_close(&agg->redis);
+				return false;
+			}
+		}
+		if (once) {
+			statq_error("aggregate: %s", agg->redis.error);
+			return false;
+		}
+		if (!said) {
+			statq_error("aggregate: %s; trying again (0.1 s to 5 s apart)", agg->redis.error);
+			said = true;
+		}
+		poll(NULL, 0, (int) (agg->backoff * 1000));
+		agg->backoff = agg->backoff * 2 > 5 ? 5 : agg->backoff * 2;
+	}
+	return false;
+}
+
+/* Count the entries of one XREADGROUP / XAUTOCLAIM list; the last id goes to last. */
+static size_t statq_agg_entries(statq_agg *agg, const redisReply *list, char *last, size_t last_size)
+{
+	size_t i;
+
+	if (!list || list->type != REDIS_REPLY_ARRAY) {
+		return 0;
+	}
+	for (i = 0; i < list->elements; i++) {
+		const redisReply *item = list->element[i];
+
+		if (item->type == REDIS_REPLY_NIL) {
+			continue;  /* XAUTOCLAIM on 6.2: an entry that was trimmed */
+		}
+		statq_agg_entry(agg, item);
+		if (item->type == REDIS_REPLY_ARRAY && item->elements >= 1 && item->element[0]->type == REDIS_REPLY_STRING) {
+			snprintf(last, last_size, "%s", item->element[0]->str);
+		}
+	}
+	return list->elements;
+}
+
+/*
+ * One XREADGROUP from id ("0": our pending entries after it; ">": new ones).
+ * The number of entries, or -1 when the connection failed (closed).
+ */
+static long statq_agg_read_group(statq_agg *agg, const char *id, int block_ms, char *last, size_t last_size)
+{
+	char count[16], block[16];
+	const char *argv[12];
+	int argc = 0;
+	redisReply *reply;
+	long n = 0;
+
+	snprintf(count, sizeof(count), "%d", STATQ_AGG_COUNT);
+	snprintf(block, sizeof(block), "%d", block_ms);
+	argv[argc++] = "XREADGROUP";
+	argv[argc++] = "GROUP";
+	argv[argc++] = agg->options->consumer_group;
+	argv[argc++] = agg->consumer;
+	argv[argc++] = "COUNT";
+	argv[argc++] = count;
+	if (block_ms > 0) {
+		argv[argc++] = "BLOCK";
+		argv[argc++] = block;
+	}
+	argv[argc++] = "STREAMS";
+	argv[argc++] = agg->options->stream;
+	argv[argc++] = id;
+	reply = statq_redis_commandv(&agg->redis, argc, argv);
+	if (!reply) {
+		return -1;
+	}
+	if (reply->type == REDIS_REPLY_ERROR) {
+		if (statq_agg_is_error(reply, "NOGROUP")) {
+			/* Redis lost the group (restarted empty): make it again */
+			statq_error("aggregate: the group %s of %s is gone (Redis restarted empty?); creating it again",
+				agg->options->consumer_group, agg->options->stream);
+			statq_redis_close(&agg->redis);
+		} else {
+			statq_error("aggregate: XREADGROUP: %s", reply->str);
+			statq_redis_close(&agg->redis);
+		}
+		freeReplyObject(reply);
+		return -1;
+	}
+	if (reply->type == REDIS_REPLY_ARRAY && reply->elements > 0 && reply->element[0]->type == REDIS_REPLY_ARRAY
+			&& reply->element[0]->elements == 2) {
+		n = (long) statq_agg_entries(agg, reply->element[0]->element[1], last, last_size);
+	}
+	freeReplyObject(reply);
+	return n;
+}
+
+/* Our own pending entries (from before a crash), all of them. false: the connection failed. */
+static bool statq_agg_own_pending(statq_agg *agg)
+{
+	char last[64] = "0";
+
+	for (;;) {
+		char from[64];
+		long n;
+
+		snprintf(from, sizeof(from), "%s", last);
+		n = statq_agg_read_group(agg, from, 0, last, sizeof(last));
+		if (n < 0) {
+			return false;
+		}
+		if (n == 0 || strcmp(from, last) == 0) {
+			return true;
+		}
+		if (agg->bytes > STATQ_AGG_MEMORY) {
+			statq_agg_flush(agg);
+		}
+	}
+}
+
+/* The id after id ("1-2" -> "1-3"), for paging through XPENDING without 6.2's exclusive ranges. */
+static void statq_agg_next_id(const char *id, char *next, size_t size)
+{
+	unsigned long long ms = 0, seq = 0;
+
+	if (sscanf(id, "%llu-%llu", &ms, &seq) == 2) {
+		snprintf(next, size, "%llu-%llu", ms, seq + 1);
+	} else {
+		snprintf(next, size, "%s", id);
+	}
+}
+
+/* XAUTOCLAIM's work on a Redis older than 6.2: XPENDING pages, XCLAIM what is idle long enough. */
+static bool statq_agg_claim_old(statq_agg *agg, const char *idle)
+{
+	char start[64] = "-", count[16], last[64];
+	long long min_idle = strtoll(idle, NULL, 10);
+
+	snprintf(count, sizeof(count), "%d", STATQ_AGG_COUNT);
+	for (;;) {
+		const char *pending[] = {"XPENDING", agg->options->stream, agg->options->consumer_group, start, "+", count};
+		const char *claim[4 + STATQ_AGG_COUNT];
+		redisReply *reply = statq_redis_commandv(&agg->redis, 6, pending), *claimed;
+		int n = 0;
+		size_t i;
+
+		if (!reply) {
+			return false;
+		}
+		if (reply->type != REDIS_REPLY_ARRAY || reply->elements == 0) {
+			freeReplyObject(reply);
+			return true;
+		}
+		claim[n++] = "XCLAIM";
+		claim[n++] = agg->options->stream;
+		claim[n++] = agg->options->consumer_group;
+		claim[n++] = agg->consumer;
+		claim[n++] = idle;
+		for (i = 0; i < reply->elements; i++) {
+			const redisReply *item = reply->element[i];
+
+			if (item->type == REDIS_REPLY_ARRAY && item->elements >= 3 && item->element[0]->type == REDIS_REPLY_STRING
+					&& item->element[1]->type == REDIS_REPLY_STRING && item->element[2]->type == REDIS_REPLY_INTEGER
+					&& item->element[2]->integer >= min_idle && strcmp(item->element[1]->str, agg->consumer) != 0
+					&& n < 4 + STATQ_AGG_COUNT) {
+				claim[n++] = item->element[0]->str;
+			}
+		}
+		statq_agg_next_id(reply->element[reply->elements - 1]->type == REDIS_REPLY_ARRAY
+			&& reply->element[reply->elements - 1]->elements > 0 && reply->element[reply->elements - 1]->element[0]->type == REDIS_REPLY_STRING
+			? reply->element[reply->elements - 1]->element[0]->str : "", start, sizeof(start));
+		if (n > 5) {
+			claimed = statq_redis_commandv(&agg->redis, n, claim);
+			if (!claimed) {
+				freeReplyObject(reply);
+				return false;
+			}
+			i = statq_agg_entries(agg, claimed, last, sizeof(last));
+			statq_error("aggregate: took over %zu entr%s left pending by another consumer of %s", i, i == 1 ? "y" : "ies",
+				agg->options->consumer_group);
+			freeReplyObject(claimed);
+		}
+		i = reply->elements;
+		freeReplyObject(reply);
+		if (i < STATQ_AGG_COUNT) {
+			return true;
+		}
+	}
+}
+
+/* Entries other consumers left pending for --claim-idle seconds: ours now. false: the connection failed. */
+static bool statq_agg_claim(statq_agg *agg)
+{
+	char start[64] = "0-0", idle[32], count[16], last[64];
+	const char *argv[9];
+
+	agg->last_claim = statq_now();
+	snprintf(idle, sizeof(idle), "%lld", (long long) (agg->options->claim_idle * 1000));
+	snprintf(count, sizeof(count), "%d", STATQ_AGG_COUNT);
+	if (getenv("STATQ_AGGREGATE_XCLAIM")) {
+		/* test hook: the way for Redis before 6.2, on any Redis */
+		return statq_agg_claim_old(agg, idle);
+	}
+	for (;;) {
+		redisReply *reply;
+		size_t n;
+
+		argv[0] = "XAUTOCLAIM";
+		argv[1] = agg->options->stream;
+		argv[2] = agg->options->consumer_group;
+		argv[3] = agg->consumer;
+		argv[4] = idle;
+		argv[5] = start;
+		argv[6] = "COUNT";
+		argv[7] = count;
+		reply = statq_redis_commandv(&agg->redis, 8, argv);
+		if (!reply) {
+			return false;
+		}
+		if (reply->type == REDIS_REPLY_ERROR) {
+			/* before Redis 6.2: XPENDING, then XCLAIM of what is idle long enough */
+			freeReplyObject(reply);
+			return statq_agg_claim_old(agg, idle);
+		}
+		if (reply->type != REDIS_REPLY_ARRAY || reply->elements < 2 || reply->element[0]->type != REDIS_REPLY_STRING) {
+			freeReplyObject(reply);
+			return true;
+		}
+		n = statq_agg_entries(agg, reply->element[1], last, sizeof(last));
+		if (n) {
+			statq_error("aggregate: took over %zu entr%s left pending by another consumer of %s", n, n == 1 ? "y" : "ies",
+				agg->options->consumer_group);
+		}
+		snprintf(start, sizeof(start), "%s", reply->element[0]->str);
+		freeReplyObject(reply);
+		if (strcmp(start, "0-0") == 0) {
+			return true;
+		}
+		if (agg->bytes > STATQ_AGG_MEMORY) {
+			statq_agg_flush(agg);
+		}
+	}
+}
+
+/* -------------------------------------------------------------------------- */
+
+static bool statq_agg_mkdir(const char *path)
+{
+	if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+		statq_error("aggregate: cannot create %s: %s", path, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+/* Remove temporary files a crash left (".name.XXXXXX"), not the journal. */
+static void statq_agg_clean(const char *dir)
+{
+	struct dirent *entry;
+	DIR *listing = opendir(dir);
+
+	if (!listing) {
+		return;
+	}
+	while ((entry = readdir(listing))) {
+		char path[4096];
+
+		if (entry->d_name[0] == '.' && strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0
+				&& strcmp(entry->d_name, ".journal") != 0 && strcmp(entry->d_name, ".lock") != 0) {
+			snprintf(path, sizeof(path), "%.3000s/%.900s", dir, entry->d_name);
+			unlink(path);
+		}
+	}
+	closedir(listing);
+}
+
+int statq_aggregate_main(int argc, char **argv)
+{
+	const statq_command *command = statq_command_find("aggregate");
+	statq_options options;
+	statq_agg agg;
+	char error[1024], path[4096], name[256], last[64];
+	int status, lock;
+
+	status = statq_options_parse_all(command, argc, argv, &options);
+	if (status != STATQ_OK) {
+		return status < 0 ? STATQ_OK : status;
+	}
+	if (!options.redis || !options.stream || !options.consumer_group || !options.dir) {
+		statq_error("aggregate: give --redis ADDRESS --stream KEY --group NAME --dir DIR (see statq aggregate --help)");
+		statq_options_free(&options);
+		return STATQ_USAGE;
+	}
+	memset(&agg, 0, sizeof(agg));
+	if (!statq_redis_parse(&agg.redis, options.redis, error, sizeof(error))) {
+		statq_error("aggregate: %s", error);
+		statq_options_free(&options);
+		return STATQ_USAGE;
+	}
+	if (gethostname(name, sizeof(name)) != 0) {
+		snprintf(name, sizeof(name), "aggregate");
+	}
+	name[sizeof(name) - 1] = '\0';
+	agg.options = &options;
+	agg.dir = options.dir;
+	agg.backoff = 0.1;
+	snprintf(agg.consumer, sizeof(agg.consumer), "%s", options.consumer ? options.consumer : name);
+
+	/* the directory, one aggregator in it */
+	snprintf(path, sizeof(path), "%s/hourly", agg.dir);
+	if (!statq_agg_mkdir(agg.dir) || !statq_agg_mkdir(path)) {
+		statq_options_free(&options);
+		return STATQ_FAIL;
+	}
+	snprintf(path, sizeof(path), "%s/daily", agg.dir);
+	if (!statq_agg_mkdir(path)) {
+		statq_options_free(&options);
+		return STATQ_FAIL;
+	}
+	snprintf(path, sizeof(path), "%s/.lock", agg.dir);
+	lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) {
+		statq_error("aggregate: %s: %s", path, lock < 0 ? strerror(errno) : "another statq aggregate is writing to this directory");
+		if (lock >= 0) {
+			close(lock);
+		}
+		statq_options_free(&options);
+		return STATQ_FAIL;
+	}
+
+	statq_sample_init(&agg.sample);
+	statq_table_init(&agg.file_index);
+	statq_table_init(&agg.stack_ids);
+	statq_table_init(&agg.quads);
+	statq_table_init(&agg.tails);
+	agg.tokener = json_tokener_new();
+	agg.last_flush = statq_now();
+
+	if (!statq_agg_connect(&agg, options.once)) {
+		status = STATQ_FAIL;
+		goto done;
+	}
+	/* a crash after a commit: finish it */
+	snprintf(path, sizeof(path), "%s/.journal", agg.dir);
+	if (access(path, F_OK) == 0) {
+		statq_error("aggregate: finishing the write a previous run committed (%s)", path);
+		statq_agg_apply(path, &agg.redis, options.stream, options.consumer_group, true);
+		if (agg.redis.context) {
+			unlink(path);
+		}
+	}
+	statq_agg_clean(agg.dir);
+	snprintf(path, sizeof(path), "%s/hourly", agg.dir);
+	statq_agg_clean(path);
+	snprintf(path, sizeof(path), "%s/daily", agg.dir);
+	statq_agg_clean(path);
+	statq_agg_index(&agg);
+
+	/* what is ours from before, what others left, then what comes */
+	while (!statq_interrupted) {
+		long n;
+
+		if (!agg.redis.context) {
+			if (!statq_agg_connect(&agg, options.once)) {
+				status = STATQ_FAIL;
+				break;
+			}
+			if (agg.ids_count) {
+				/* what was read before the connection failed is still to write and acknowledge */
+				statq_agg_flush(&agg);
+			}
+		}
+		if (!statq_agg_own_pending(&agg) || !statq_agg_claim(&agg)) {
+			continue;
+		}
+		for (;;) {
+			if (statq_interrupted) {
+				break;
+			}
+			n = statq_agg_read_group(&agg, ">", options.once ? 0 : 1000, last, sizeof(last));
+			if (n < 0) {
+				break;
+			}
+			if (agg.bytes > STATQ_AGG_MEMORY || statq_now() - agg.last_flush >= options.flush) {
+				/* a disk that refuses (full, read-only): read nothing more until it takes what is held */
+				while (!statq_agg_flush(&agg) && !options.once && !statq_interrupted) {
+					poll(NULL, 0, 5000);
+				}
+				if (agg.failed) {
+					break;
+				}
+			}
+			if (options.once && n == 0) {
+				break;
+			}
+			if (!options.once && statq_now() - agg.last_claim >= (options.claim_idle > 60 ? 60 : options.claim_idle + 1)) {
+				if (!statq_agg_claim(&agg)) {
+					break;
+				}
+			}
+		}
+		if ((options.once && agg.redis.context) || agg.failed) {
+			break;
+		}
+	}
+	if (!statq_agg_flush(&agg)) {
+		status = STATQ_FAIL;
+	}
+	fprintf(stderr, "statq: aggregate: %llu entries, %llu samples written to %s; %llu malformed entries, %llu malformed lines skipped; "
+		"%llu samples dropped by ship, %llu lost by stat, %llu entries trimmed before they were read\n",
+		(unsigned long long) agg.entries, (unsigned long long) agg.samples, agg.dir,
+		(unsigned long long) agg.malformed_entries, (unsigned long long) agg.malformed_lines, (unsigned long long) agg.dropped,
+		(unsigned long long) agg.lost, (unsigned long long) agg.trimmed);
+	if (agg.failed) {
+		status = STATQ_FAIL;
+	}
+
+done:
+	statq_redis_close(&agg.redis);
+	json_tokener_free(agg.tokener);
+	statq_sample_free(&agg.sample);
+	{
+		size_t i;
+
+		for (i = 0; i < agg.files_count; i++) {
+			statq_table_free(&agg.files[i].stacks);
+			free(agg.files[i].key);
+		}
+		for (i = 0; i < agg.ids_count; i++) {
+			free(agg.ids[i]);
+		}
+	}
+	free(agg.files);
+	free(agg.ids);
+	free(agg.stack);
+	free(agg.inflated);
+	statq_table_free(&agg.file_index);
+	statq_table_free(&agg.stack_ids);
+	statq_table_free(&agg.quads);
+	statq_table_free(&agg.tails);
+	free(agg.split);
+	free(agg.stack_texts);
+	free(agg.quad_files);
+	close(lock);
+	statq_options_free(&options);
+	return status;
+}

@@ -1,0 +1,552 @@
+/*
+ * ship.c: `statq ship`, samples forwarded to a Redis stream in batches.
+ *
+ * The entry format is a contract for every consumer of the stream (statq
+ * aggregate is one); README's "Profiling a fleet" documents it. Each XADD
+ * entry has string fields:
+ *   v        "1", the format's version
+ *   type     "samples": a batch; "dropped": a count of samples ship dropped
+ *   host     the --host label; pool: the --pool label
+ *   n        samples in the batch (for "dropped": dropped since the previous
+ *            "dropped" entry; total: dropped since ship started)
+ *   first, last   the least and greatest sample "time" (Unix seconds)
+ *   lost     samples stat itself reported lost while this batch was read
+ *   encoding "jsonl" or "jsonl+gzip"
+ *   samples  the samples, stat's JSON lines as read ('\n' after each),
+ *            gzip-compressed for "jsonl+gzip"
+ *
+ * Reading stat's stream never waits on Redis: the connection is
+ * non-blocking, written and read only when poll() says it is ready (every
+ * 10 ms while reading, and after each batch). Entries wait in a queue
+ * bounded by --buffer; up to 64 of them are in flight (pipelined XADDs)
+ * while the rest wait. A failed connection is retried with backoff (0.1 s
+ * doubling to 5 s); entries in flight are sent again on the new connection
+ * (at least once: a reply lost with the connection can mean one entry twice
+ * in a Redis that survived). When the queue is full, a new batch is dropped
+ * and counted; the count is reported on stderr and as a "dropped" entry once
+ * Redis takes entries again. Single-threaded; the signal handler only sets
+ * statq_interrupted.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "reader.h"
+#include "redis.h"
+
+#define STATQ_SHIP_WINDOW   64    /* entries in flight */
+#define STATQ_SHIP_AGE      1.0   /* seconds before a partial batch is sent */
+#define STATQ_SHIP_DRAIN    5.0   /* seconds to send what is queued at the end */
+#define STATQ_SHIP_BACKOFF  5.0   /* most seconds between connection attempts */
+
+typedef struct _statq_ship_entry {
+	bool     dropped;   /* a "dropped" counter entry */
+	uint64_t n;
+	uint64_t total;
+	uint64_t lost;
+	double   first, last;
+	char    *data;      /* the samples field */
+	size_t   length;
+} statq_ship_entry;
+
+typedef struct _statq_ship {
+	const statq_options *options;
+	char         host[256];
+	char         pool[256];
+	char         maxlen[32];
+	bool         gzip;
+	z_stream     zs;
+
+	/* the batch being filled */
+	char        *batch;
+	size_t       batch_length, batch_capacity;
+	uint64_t     batch_n;
+	double       batch_first, batch_last, batch_started;
+	uint64_t     lost_seen;   /* totals->lost when the previous batch was sealed */
+	uint64_t     lost_now;
+
+	/* the queue: entries[head .. head + count), the first `sent` are in flight */
+	statq_ship_entry *entries;
+	size_t       head, count, capacity, sent;
+	size_t       queued_bytes, limit_bytes;
+
+	statq_redis  redis;
+	bool         up;          /* connected */
+	double       next_try, backoff, connect_started;
+	bool         said_down;
+
+	uint64_t     read;        /* samples read */
+	uint64_t     shipped, shipped_entries;
+	uint64_t     dropped, dropped_unreported;
+	bool         dropped_queued;
+	double       drop_first, drop_last;
+	char         drop_reason[256];
+} statq_ship;
+
+static double statq_ship_time(json_object *object)
+{
+	json_object *value;
+
+	if (!json_object_object_get_ex(object, "time", &value)
+			|| !(json_object_is_type(value, json_type_double) || json_object_is_type(value, json_type_int))) {
+		return 0;
+	}
+	return json_object_get_double(value);
+}
+
+static void statq_ship_drop(statq_ship *ship, uint64_t n, double first, double last, const char *reason)
+{
+	if (n == 0) {
+		return;
+	}
+	if (ship->dropped == 0 || strcmp(reason, ship->drop_reason) != 0) {
+		statq_error("ship: dropping samples: %s (counted; reported at the end and as a \"dropped\" entry in %s)",
+			reason, ship->options->stream);
+		snprintf(ship->drop_reason, sizeof(ship->drop_reason), "%s", reason);
+	}
+	ship->dropped += n;
+	ship->dropped_unreported += n;
+	if (ship->drop_first == 0 || (first > 0 && first < ship->drop_first)) {
+		ship->drop_first = first;
+	}
+	if (last > ship->drop_last) {
+		ship->drop_last = last;
+	}
+}
+
+static void statq_ship_push(statq_ship *ship, const statq_ship_entry *entry)
+{
+	if (ship->head + ship->count == ship->capacity) {
+		if (ship->head > 0) {
+			memmove(ship->entries, ship->entries + ship->head, ship->count * sizeof(*ship->entries));
+			ship->head = 0;
+		} else {
+			ship->capacity = ship->capacity ? ship->capacity * 2 : 64;
+			ship->entries = statq_realloc(ship->entries, ship->capacity * sizeof(*ship->entries));
+		}
+	}
+	ship->entries[ship->head + ship->count++] = *entry;
+	ship->queued_bytes += entry->length + 256;
+}
+
+static void statq_ship_pop(statq_ship *ship)
+{
+	statq_ship_entry *entry = &ship->entries[ship->head];
+
+	ship->queued_bytes -= entry->length + 256;
+	free(entry->data);
+	ship->head++;
+	ship->count--;
+	if (ship->count == 0) {
+		ship->head = 0;
+	}
+}
+
+/* The batch becomes an entry in the queue (or is dropped when the queue is full). */
+static void statq_ship_seal(statq_ship *ship)
+{
+	statq_ship_entry entry;
+
+	if (ship->batch_n == 0) {
+		return;
+	}
+	memset(&entry, 0, sizeof(entry));
+	entry.n = ship->batch_n;
+	entry.first = ship->batch_first;
+	entry.last = ship->batch_last;
+	entry.lost = ship->lost_now - ship->lost_seen;
+	ship->lost_seen = ship->lost_now;
+
+	if (ship->queued_bytes + ship->batch_length / (ship->gzip ? 8 : 1) > ship->limit_bytes) {
+		char reason[256];
+
+		snprintf(reason, sizeof(reason), "%s, and the %lld MiB of --buffer are full",
+			ship->up ? "Redis is not keeping up" : "Redis is not reachable", (long long) ship->options->buffer);
+		statq_ship_drop(ship, entry.n, entry.first, entry.last, reason);
+	} else if (ship->gzip) {
+		size_t bound = deflateBound(&ship->zs, (uLong) ship->batch_length) + 64;
+		int rc;
+
+		entry.data = statq_alloc(bound);
+		deflateReset(&ship->zs);
+		ship->zs.next_in = (Bytef *) ship->batch;
+		ship->zs.avail_in = (uInt) ship->batch_length;
+		ship->zs.next_out = (Bytef *) entry.data;
+		ship->zs.avail_out = (uInt) bound;
+		rc = deflate(&ship->zs, Z_FINISH);
+		if (rc != Z_STREAM_END) {
+			free(entry.data);
+			statq_ship_drop(ship, entry.n, entry.first, entry.last, "zlib could not compress a batch");
+		} else {
+			entry.length = bound - ship->zs.avail_out;
+			statq_ship_push(ship, &entry);
+		}
+	} else {
+		entry.data = statq_alloc(ship->batch_length);
+		memcpy(entry.data, ship->batch, ship->batch_length);
+		entry.length = ship->batch_length;
+		statq_ship_push(ship, &entry);
+	}
+	ship->batch_length = 0;
+	ship->batch_n = 0;
+	ship->batch_first = ship->batch_last = 0;
+}
+
+static void statq_ship_append(statq_ship *ship, const statq_ship_entry *entry)
+{
+	char n[32], total[32], lost[32], first[32], last[32];
+	const char *argv[32];
+	size_t lengths[32];
+	int argc = 0, i, samples = -1;
+
+	snprintf(n, sizeof(n), "%llu", (unsigned long long) entry->n);
+	snprintf(total, sizeof(total), "%llu", (unsigned long long) entry->total);
+	snprintf(lost, sizeof(lost), "%llu", (unsigned long long) entry->lost);
+	snprintf(first, sizeof(first), "%.6f", entry->first);
+	snprintf(last, sizeof(last), "%.6f", entry->last);
+	argv[argc++] = "XADD";
+	argv[argc++] = ship->options->stream;
+	if (ship->options->maxlen > 0) {
+		argv[argc++] = "MAXLEN";
+		argv[argc++] = "~";
+		argv[argc++] = ship->maxlen;
+	}
+	argv[argc++] = "*";
+	argv[argc++] = "v";
+	argv[argc++] = "1";
+	argv[argc++] = "type";
+	argv[argc++] = entry->dropped ? "dropped" : "samples";
+	argv[argc++] = "host";
+	argv[argc++] = ship->host;
+	argv[argc++] = "pool";
+	argv[argc++] = ship->pool;
+	argv[argc++] = "n";
+	argv[argc++] = n;
+	argv[argc++] = "first";
+	argv[argc++] = first;
+	argv[argc++] = "last";
+	argv[argc++] = last;
+	if (entry->dropped) {
+		argv[argc++] = "total";
+		argv[argc++] = total;
+	} else {
+		argv[argc++] = "lost";
+		argv[argc++] = lost;
+		argv[argc++] = "encoding";
+		argv[argc++] = ship->gzip ? "jsonl+gzip" : "jsonl";
+		argv[argc++] = "samples";
+		samples = argc;
+		argv[argc++] = entry->data;
+	}
+	for (i = 0; i < argc; i++) {
+		lengths[i] = i == samples ? entry->length : strlen(argv[i]);
+	}
+	redisAppendCommandArgv(ship->redis.context, argc, argv, lengths);
+}
+
+static void statq_ship_down(statq_ship *ship, const char *why)
+{
+	if (!ship->said_down) {
+		statq_error("ship: %s; keeping up to %lld MiB of samples and reconnecting", why, (long long) ship->options->buffer);
+		ship->said_down = true;
+	}
+	statq_redis_close(&ship->redis);
+	ship->up = false;
+	ship->sent = 0;  /* in flight: sent again on the next connection */
+	ship->next_try = statq_now() + ship->backoff;
+	ship->backoff = ship->backoff * 2 > STATQ_SHIP_BACKOFF ? STATQ_SHIP_BACKOFF : ship->backoff * 2;
+}
+
+static void statq_ship_reply(statq_ship *ship, redisReply *reply)
+{
+	statq_ship_entry *entry = &ship->entries[ship->head];
+
+	if (reply->type == REDIS_REPLY_ERROR) {
+		char reason[320];
+
+		snprintf(reason, sizeof(reason), "Redis refused an entry: %.256s", reply->str);
+		if (entry->dropped) {
+			statq_error("ship: Redis refused the \"dropped\" entry: %.256s", reply->str);
+			ship->dropped_queued = false;
+			ship->dropped_unreported += entry->n;
+		} else {
+			statq_ship_drop(ship, entry->n, entry->first, entry->last, reason);
+		}
+	} else if (entry->dropped) {
+		ship->dropped_queued = false;
+	} else {
+		ship->shipped += entry->n;
+		ship->shipped_entries++;
+	}
+	statq_ship_pop(ship);
+	ship->sent--;
+}
+
+/* Connect, write and read as far as the socket allows now, never waiting. */
+static void statq_ship_pump(statq_ship *ship)
+{
+	double now = statq_now();
+	redisContext *context;
+	struct pollfd pfd;
+	void *reply;
+	int done, ready;
+
+	if (!ship->redis.context) {
+		if (now < ship->next_try) {
+			return;
+		}
+		ship->connect_started = now;
+		if (!statq_redis_connect(&ship->redis, false, 0)) {
+			statq_ship_down(ship, ship->redis.error);
+			return;
+		}
+	}
+	ready = statq_redis_ready(&ship->redis);
+	if (ready < 0) {
+		statq_ship_down(ship, ship->redis.error);
+		return;
+	}
+	if (ready == 0) {
+		if (now - ship->connect_started > 5.0) {
+			char why[1200];
+
+			snprintf(why, sizeof(why), "cannot connect to %s: no answer in 5 s", ship->redis.address);
+			statq_ship_down(ship, why);
+		}
+		return;
+	}
+	context = ship->redis.context;
+	if (!ship->up) {
+		if (ship->said_down) {
+			statq_error("ship: connected to %s again", ship->redis.address);
+		}
+		ship->up = true;
+		ship->said_down = false;
+		ship->backoff = 0.1;
+	}
+
+	/* what was dropped, said in the stream once it takes entries */
+	if (ship->up && ship->dropped_unreported && !ship->dropped_queued) {
+		statq_ship_entry entry;
+
+		memset(&entry, 0, sizeof(entry));
+		entry.dropped = true;
+		entry.n = ship->dropped_unreported;
+		entry.total = ship->dropped;
+		entry.first = ship->drop_first;
+		entry.last = ship->drop_last;
+		ship->dropped_unreported = 0;
+		ship->drop_first = ship->drop_last = 0;
+		ship->dropped_queued = true;
+		statq_ship_push(ship, &entry);
+	}
+
+	while (ship->sent < ship->count && ship->sent < STATQ_SHIP_WINDOW) {
+		statq_ship_append(ship, &ship->entries[ship->head + ship->sent]);
+		ship->sent++;
+	}
+	if (redisBufferWrite(context, &done) != REDIS_OK) {
+		char why[1200];
+
+		snprintf(why, sizeof(why), "lost the connection to %s: %.400s", ship->redis.address, context->errstr);
+		statq_ship_down(ship, why);
+		return;
+	}
+	pfd.fd = context->fd;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	if (poll(&pfd, 1, 0) > 0) {
+		if (redisBufferRead(context) != REDIS_OK) {
+			char why[1200];
+
+			snprintf(why, sizeof(why), "lost the connection to %s: %.400s", ship->redis.address, context->errstr);
+			statq_ship_down(ship, why);
+			return;
+		}
+		while (ship->sent > 0) {
+			reply = NULL;
+			if (redisGetReply(context, &reply) != REDIS_OK) {
+				char why[1200];
+
+				snprintf(why, sizeof(why), "lost the connection to %s: %.400s", ship->redis.address, context->errstr);
+				statq_ship_down(ship, why);
+				return;
+			}
+			if (!reply) {
+				break;
+			}
+			statq_ship_reply(ship, reply);
+			freeReplyObject(reply);
+		}
+	}
+}
+
+static void statq_ship_sample(void *context, json_object *object, const char *line, size_t length)
+{
+	statq_ship *ship = context;
+	double time = statq_ship_time(object);
+
+	ship->read++;
+	if (ship->batch_length + length + 1 > ship->batch_capacity) {
+		while (ship->batch_length + length + 1 > ship->batch_capacity) {
+			ship->batch_capacity = ship->batch_capacity ? ship->batch_capacity * 2 : 1 << 20;
+		}
+		ship->batch = statq_realloc(ship->batch, ship->batch_capacity);
+	}
+	if (ship->batch_n == 0) {
+		ship->batch_started = statq_now();
+	}
+	memcpy(ship->batch + ship->batch_length, line, length);
+	ship->batch[ship->batch_length + length] = '\n';
+	ship->batch_length += length + 1;
+	ship->batch_n++;
+	if (time > 0 && (ship->batch_first == 0 || time < ship->batch_first)) {
+		ship->batch_first = time;
+	}
+	if (time > ship->batch_last) {
+		ship->batch_last = time;
+	}
+	if (ship->batch_n >= (uint64_t) ship->options->batch || ship->batch_length >= (8u << 20)) {
+		statq_ship_seal(ship);
+		statq_ship_pump(ship);
+	}
+}
+
+static void statq_ship_tick(void *context, const statq_totals *totals, bool final)
+{
+	statq_ship *ship = context;
+
+	ship->lost_now = totals->lost;
+	(void) final;
+	if (ship->batch_n && statq_now() - ship->batch_started >= STATQ_SHIP_AGE) {
+		statq_ship_seal(ship);
+	}
+	statq_ship_pump(ship);
+}
+
+/* At the end: send what is queued, for at most STATQ_SHIP_DRAIN seconds. */
+static void statq_ship_drain(statq_ship *ship)
+{
+	double deadline = statq_now() + STATQ_SHIP_DRAIN;
+
+	statq_ship_seal(ship);
+	while (statq_now() < deadline && (ship->count > 0 || ship->dropped_unreported)) {
+		statq_ship_pump(ship);
+		if (ship->count > 0 || ship->dropped_unreported) {
+			struct pollfd pfd;
+
+			pfd.fd = ship->redis.context && !ship->redis.connecting ? ship->redis.context->fd : -1;
+			pfd.events = POLLIN;
+			pfd.revents = 0;
+			poll(&pfd, 1, 5);
+		}
+	}
+	while (ship->count > 0) {
+		statq_ship_entry *entry = &ship->entries[ship->head];
+
+		if (!entry->dropped) {
+			statq_ship_drop(ship, entry->n, entry->first, entry->last, "Redis did not take them before the end");
+		}
+		statq_ship_pop(ship);
+	}
+	ship->sent = 0;
+}
+
+int statq_ship_main(int argc, char **argv)
+{
+	const statq_command *command = statq_command_find("ship");
+	statq_options options;
+	statq_reader_calls calls;
+	statq_totals totals;
+	statq_ship ship;
+	char error[1024], name[256];
+	double away = 2.5;
+	int status;
+
+	status = statq_options_parse_all(command, argc, argv, &options);
+	if (status != STATQ_OK) {
+		return status < 0 ? STATQ_OK : status;
+	}
+	if (!options.redis || !options.stream) {
+		statq_error("ship: give the Redis server and the stream: --redis redis://host:port --stream KEY (see statq ship --help)");
+		statq_options_free(&options);
+		return STATQ_USAGE;
+	}
+	memset(&ship, 0, sizeof(ship));
+	if (!statq_redis_parse(&ship.redis, options.redis, error, sizeof(error))) {
+		statq_error("ship: %s", error);
+		statq_options_free(&options);
+		return STATQ_USAGE;
+	}
+	if (gethostname(name, sizeof(name)) != 0) {
+		snprintf(name, sizeof(name), "unknown");
+	}
+	name[sizeof(name) - 1] = '\0';
+	ship.options = &options;
+	snprintf(ship.host, sizeof(ship.host), "%s", options.host ? options.host : name);
+	snprintf(ship.pool, sizeof(ship.pool), "%s", options.pool ? options.pool : name);
+	snprintf(ship.maxlen, sizeof(ship.maxlen), "%lld", (long long) options.maxlen);
+	ship.limit_bytes = (size_t) options.buffer << 20;
+	ship.backoff = 0.1;
+	ship.gzip = !options.plain;
+	if (ship.gzip && deflateInit2(&ship.zs, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+		statq_error("ship: zlib cannot start compressing");
+		statq_options_free(&options);
+		return STATQ_FAIL;
+	}
+
+	/* connect first, so that a wrong address is said at once */
+	statq_ship_pump(&ship);
+
+	memset(&calls, 0, sizeof(calls));
+	calls.sample = statq_ship_sample;
+	calls.tick = statq_ship_tick;
+	calls.tick_every = 0.01;
+	calls.context = &ship;
+	for (;;) {
+		status = statq_read(&options, "ship", &calls, &totals);
+		/* --follow: a daemon outlives a php-fpm that stays away longer than --retry */
+		if (!options.follow || statq_interrupted || totals.stop == STATQ_STOP_SECONDS || totals.stop == STATQ_STOP_SAMPLES) {
+			break;
+		}
+		/* away for long: try again 5 s, then 10, 20, up to 60 s apart (fewer lines in the log) */
+		away = totals.samples > 0 ? 5.0 : (away * 2 > 60 ? 60 : away * 2);
+		statq_error("ship: %s is away; trying again in %.0f s (Ctrl-C or SIGTERM stops)", options.source, away);
+		{
+			double until = statq_now() + away;
+
+			while (!statq_interrupted && statq_now() < until) {
+				statq_ship_tick(&ship, &totals, false);
+				poll(NULL, 0, 10);
+			}
+		}
+	}
+	ship.lost_now = totals.lost;
+	statq_ship_drain(&ship);
+	/* the last word on drops, if Redis takes it */
+	if (ship.dropped_unreported && ship.up) {
+		statq_ship_pump(&ship);
+		statq_ship_drain(&ship);
+	}
+
+	fprintf(stderr, "statq: ship: %llu samples read, %llu shipped in %llu entries to %s (stream %s), %llu dropped\n",
+		(unsigned long long) ship.read, (unsigned long long) ship.shipped, (unsigned long long) ship.shipped_entries,
+		ship.redis.address, options.stream, (unsigned long long) ship.dropped);
+	if (status == STATQ_OK && ship.read > 0 && ship.shipped == 0) {
+		status = STATQ_FAIL;
+	}
+
+	statq_redis_close(&ship.redis);
+	if (ship.gzip) {
+		deflateEnd(&ship.zs);
+	}
+	free(ship.batch);
+	free(ship.entries);
+	statq_options_free(&options);
+	return status;
+}

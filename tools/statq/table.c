@@ -1,0 +1,138 @@
+/*
+ * table.c: see table.h. The table grows (doubles) at half full; the hash is
+ * FNV-1a 64 with a final mix, the bytes are compared on equal hashes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "table.h"
+
+uint64_t statq_table_hash(const void *key, size_t length)
+{
+	const unsigned char *bytes = key;
+	uint64_t hash = 1469598103934665603ULL;
+	size_t i;
+
+	for (i = 0; i < length; i++) {
+		hash ^= bytes[i];
+		hash *= 1099511628211ULL;
+	}
+	hash ^= hash >> 33;
+	hash *= 0xff51afd7ed558ccdULL;
+	hash ^= hash >> 33;
+	return hash;
+}
+
+void statq_table_init(statq_table *table)
+{
+	memset(table, 0, sizeof(*table));
+}
+
+void statq_table_clear(statq_table *table)
+{
+	size_t i;
+
+	for (i = 0; i < table->size; i++) {
+		free(table->entries[i].key);
+	}
+	if (table->size) {
+		memset(table->entries, 0, table->size * sizeof(*table->entries));
+	}
+	table->used = 0;
+	table->bytes = 0;
+}
+
+void statq_table_free(statq_table *table)
+{
+	statq_table_clear(table);
+	free(table->entries);
+	statq_table_init(table);
+}
+
+static void statq_table_grow(statq_table *table)
+{
+	size_t size = table->size ? table->size * 2 : 64, i;
+	statq_table_entry *entries = calloc(size, sizeof(*entries));
+
+	if (!entries) {
+		statq_error("out of memory");
+		exit(STATQ_FAIL);
+	}
+	for (i = 0; i < table->size; i++) {
+		if (table->entries[i].key) {
+			size_t slot = table->entries[i].hash & (size - 1);
+
+			while (entries[slot].key) {
+				slot = (slot + 1) & (size - 1);
+			}
+			entries[slot] = table->entries[i];
+		}
+	}
+	free(table->entries);
+	table->entries = entries;
+	table->size = size;
+}
+
+statq_table_entry *statq_table_find(const statq_table *table, const void *key, size_t length)
+{
+	uint64_t hash;
+	size_t slot;
+
+	if (!table->size) {
+		return NULL;
+	}
+	hash = statq_table_hash(key, length);
+	slot = hash & (table->size - 1);
+	while (table->entries[slot].key) {
+		statq_table_entry *entry = &table->entries[slot];
+
+		if (entry->hash == hash && entry->length == length && memcmp(entry->key, key, length) == 0) {
+			return entry;
+		}
+		slot = (slot + 1) & (table->size - 1);
+	}
+	return NULL;
+}
+
+uint64_t *statq_table_get(statq_table *table, const void *key, size_t length, bool *added)
+{
+	uint64_t hash = statq_table_hash(key, length);
+	statq_table_entry *entry;
+	size_t slot;
+
+	if ((table->used + 1) * 2 > table->size) {
+		statq_table_grow(table);
+	}
+	slot = hash & (table->size - 1);
+	while (table->entries[slot].key) {
+		entry = &table->entries[slot];
+		if (entry->hash == hash && entry->length == length && memcmp(entry->key, key, length) == 0) {
+			*added = false;
+			return &entry->value;
+		}
+		slot = (slot + 1) & (table->size - 1);
+	}
+	entry = &table->entries[slot];
+	entry->key = statq_alloc(length + 1);
+	memcpy(entry->key, key, length);
+	entry->key[length] = '\0';
+	entry->length = length;
+	entry->hash = hash;
+	entry->value = 0;
+	table->used++;
+	table->bytes += length + 1;
+	*added = true;
+	return &entry->value;
+}
+
+statq_table_entry *statq_table_next(const statq_table *table, size_t *position)
+{
+	while (*position < table->size) {
+		statq_table_entry *entry = &table->entries[(*position)++];
+
+		if (entry->key) {
+			return entry;
+		}
+	}
+	return NULL;
+}
