@@ -38,7 +38,8 @@ printf("period about the interval (500 us, in ns; a busy machine delays samples)
 $pid = $samples[0]['request']['pid'];
 $path = $samples[0]['request']['path'];
 printf("labels pid and script: %s\n", str_contains($out, "pid:[$pid]") && str_contains($out, "script:[$path]") ? 'yes' : 'no');
-printf("functions with their file: %s\n", preg_match('/ hot_loop ' . preg_quote(realpath($path) ?: $path, '/') . ':\d+ /', $out) ? 'yes' : "no\n$out");
+/* go tool pprof -raw writes a location's line as file:line, or file:line:column (Go 1.24, trixie) */
+printf("functions with their file: %s\n", preg_match('/ hot_loop ' . preg_quote(realpath($path) ?: $path, '/') . ':\d+(:\d+)? /', $out) ? 'yes' : "no\n$out");
 
 /* the same from a gzip recording, and to stdout */
 $gz = gzopen("$dir/recording.jsonl.gz", 'wb');
