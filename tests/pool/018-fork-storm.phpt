@@ -3,7 +3,7 @@ pool faults: a storm of 50 pcntl_fork() children of a sampled CLI process (exiti
 --SKIPIF--
 <?php
 require __DIR__ . '/faults.inc';
-if ($why = stat_pool_skip([], true)) die("skip $why");
+if ($why = stat_pool_skip([])) die("skip $why");
 if (!function_exists('pcntl_fork')) die('skip needs pcntl');
 ?>
 --INI--
