@@ -23,8 +23,15 @@ require __DIR__ . '/../stacks/stacks.inc';
  * compared after a warm-up, not against a rate.
  */
 $seconds = max(30, (int) (getenv('STAT_SOAK_SECONDS') ?: 600));
-/* PHP's heap, opcache's and the JIT's buffers, stat's string arena and the listener's buffers fill during the warm-up */
+/*
+ * PHP's heap, opcache's and the JIT's buffers, stat's string arena and the
+ * listener's buffers fill during the warm-up; it ends after that many seconds
+ * and once the ring went round twice (its pages are then all resident in
+ * both processes, however slowly the machine filled it).
+ */
 $warmup = min(120, max(15, intdiv($seconds, 4)));
+$ring = 16384;
+$warmedAt = null;
 /* growth allowed after the warm-up: less than one ZendMM chunk (2 MiB) */
 $bound = 2048;
 
@@ -41,7 +48,7 @@ $ini = stat_stacks_opcache_ini() + [
     'stat.auto' => '0',
     'stat.interval' => '10',
     'stat.stack' => '64',
-    'stat.samples' => '65536',
+    'stat.samples' => (string) $ring,
 ];
 $child = new StatChild($ini, STAT_SOAK_CHURN, [], [(string) $seconds, "$dir/changing"]);
 $ready = $child->waitFor("ready ") && $child->waitFor("\n");
@@ -75,6 +82,9 @@ while (microtime(true) < $deadline) {
         break;
     }
     $now = microtime(true);
+    if ($warmedAt === null && $now - $start >= $warmup && min($clients[0]->accounted(), $clients[1]->accounted()) >= 2 * $ring) {
+        $warmedAt = (int) ceil($now - $start);
+    }
     if ($now >= $nextRss) {
         $rss[] = [$now - $start, stat_soak_rss($listener)];
         $nextRss += 5;
@@ -139,8 +149,11 @@ foreach ($found as [, $second, $resident, $heap]) {
     $php[] = [(int) $second, (int) $resident - intdiv((int) $heap, 1024), (int) $resident];
 }
 $problems = [];
+if ($warmedAt === null) {
+    $problems[] = 'the ring did not go round twice (' . min($clients[0]->accounted(), $clients[1]->accounted()) . " samples of $ring)";
+}
 foreach (['php outside the heap' => $php, 'listener' => $rss] as $name => $readings) {
-    $after = array_values(array_filter($readings, fn($r) => $r[0] >= $warmup && $r[1] !== null));
+    $after = array_values(array_filter($readings, fn($r) => $warmedAt !== null && $r[0] >= $warmedAt && $r[1] !== null));
     if (count($after) < 2 || !$readings) {
         $problems[] = "$name: too few readings after the warm-up";
         printf("%s RSS: no figures\n", $name);
@@ -150,7 +163,7 @@ foreach (['php outside the heap' => $php, 'listener' => $rss] as $name => $readi
     $first = $values[0];
     $growth = max($values) - $first;
     $figures = sprintf('%s RSS: %d KiB at start, %d KiB after the %d s warm-up, %d KiB at most after it, %d KiB at the end (growth %d KiB)',
-        $name, $readings[0][1], $first, $warmup, max($values), end($values), $growth);
+        $name, $readings[0][1], $first, $warmedAt, max($values), end($values), $growth);
     echo "$figures\n";
     if ($growth >= $bound) {
         $problems[] = $figures;
