@@ -1,5 +1,5 @@
 --TEST--
-pool faults: a storm of 50 pcntl_fork() children of a sampled CLI process (exiting at once, sampled and exiting, sampled and SIGKILLed, exit() inside a fiber): the parent's sampling goes on, no sampler place leaks, no zombie, one listener, every line valid and counted
+pool faults: a storm of 50 pcntl_fork() children of a sampled CLI process (exiting at once, sampled and exiting, sampled and SIGKILLed, exit() inside a fiber): the parent's sampling goes on, no sampler place leaks, no zombie, one listener, every line valid and every position of the ring counted
 --SKIPIF--
 <?php
 require __DIR__ . '/faults.inc';
@@ -100,10 +100,17 @@ $counters = json_decode(preg_match('/^counters (.*)$/m', $child->stdout(), $m) ?
 printf("samplers running after: %s\n", json_encode($counters['samplers_active'] ?? null));
 printf("samplers started: %s\n", ($counters['samplers_started'] ?? 0) >= 1 + 3 * 12 ? 'parent and the sampled children' : json_encode($counters));
 
-/* every sample written is received or counted lost; every sample is of this process or one of its children */
-$written = $counters['samples_written'] ?? -1;
-$complete = $stream->readUntil(fn($s) => count($s->samples) + array_sum(array_column($s->lost, 'count')) >= $written, 30.0);
-printf("received + lost = written: %s\n", $complete && count($stream->samples) + array_sum(array_column($stream->lost, 'count')) === $written ? 'yes' : 'no');
+/*
+ * Every position of the ring a sampler took is received or counted lost.
+ * Positions taken are the samples written and dropped, and those of a child
+ * SIGKILLed between taking its position and counting it (at most one each).
+ */
+$head = $counters['ring_head'] ?? -1;
+$counted = ($counters['samples_written'] ?? 0) + ($counters['samples_dropped'] ?? 0);
+printf("positions taken: written + dropped + at most one per child killed: %s\n", $head >= $counted && $head <= $counted + count($victims) ? 'yes' : "no ($head, $counted)");
+$complete = $stream->readUntil(fn($s) => count($s->samples) + array_sum(array_column($s->lost, 'count')) >= $head, 30.0);
+printf("received + lost = positions taken: %s\n", $complete && count($stream->samples) + array_sum(array_column($stream->lost, 'count')) === $head ? 'yes' : 'no');
+/* every sample is of this process or one of its children */
 var_dump($child->wait());
 $pids = array_count_values(array_map(fn($s) => $s['request']['pid'], $stream->samples));
 printf("samples only from the parent and its children: %s\n", !array_diff(array_keys($pids), array_merge([$parent], $children)) ? 'yes' : json_encode(array_keys($pids)));
@@ -125,7 +132,8 @@ no zombie left: yes
 one listener: yes
 samplers running after: 0
 samplers started: parent and the sampled children
-received + lost = written: yes
+positions taken: written + dropped + at most one per child killed: yes
+received + lost = positions taken: yes
 int(0)
 samples only from the parent and its children: yes
 sampled children: some
