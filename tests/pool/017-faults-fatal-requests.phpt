@@ -46,9 +46,10 @@ foreach ($faults as $name => $source) {
         $name === 'fiber-exit' ? ' ' . json_encode($body) : '', $sampled ? 'yes' : 'no', $code,
         json_encode($next['active'] ?? null), json_encode($next['samplers_active'] ?? null), json_encode($next['samplers_refused'] ?? null));
 }
-$log = (string) @file_get_contents("$pool->dir/fpm.log");
-printf("fpm.log tells the memory limit: %s\n", str_contains($log, 'Allowed memory size of 16777216 bytes exhausted') ? 'yes' : 'no');
-printf("fpm.log tells the fatal error: %s\n", str_contains($log, 'undefined_function_called_here') ? 'yes' : 'no');
+/* the master copies the workers' stderr into its log as it reads it: polled */
+$logged = fn(string $text) => stat_pool_until(fn() => str_contains((string) @file_get_contents("$pool->dir/fpm.log"), $text), 10.0) ? 'yes' : 'no';
+printf("fpm.log tells the memory limit: %s\n", $logged('Allowed memory size of 16777216 bytes exhausted'));
+printf("fpm.log tells the fatal error: %s\n", $logged('undefined_function_called_here'));
 printf("the worker survived every fault: %s\n", $pool->workers() === $worker ? 'yes' : json_encode([$pool->workers(), $worker]));
 printf("samples of every later request: %s\n", $stream->readUntil(fn($s) => count(array_filter(array_keys($faults), fn($n) => $s->forUri("/counters.php?after=$n"))) === count($faults), 10.0) ? 'yes' : 'no');
 printf("reader: %d invalid lines\n", count($stream->invalid));
