@@ -222,6 +222,15 @@ static PHP_MSHUTDOWN_FUNCTION(stat)
 		stat_sample_texts_free();
 		/* the listener serves its clients on, and stops once no process holds it */
 		stat_listener_release();
+		/*
+		 * It removes its socket files when it ends; one that was killed
+		 * could not: the process that created them does, at its end (each
+		 * only if it is still the file stat made, not one put there since).
+		 */
+		if (owner && stat_listener_gone()) {
+			stat_socket_close(&stat_stream_socket);
+			stat_socket_close(&stat_control_socket);
+		}
 
 		stat_memory_mshutdown();
 	}

@@ -585,15 +585,34 @@ bool stat_listener_start(stat_socket *stream, stat_socket *control, char *error,
 	return true;
 }
 
+/* Whether process pid has ended: no such process, or a zombie nobody reaped. */
+static bool stat_listener_ended(uint64_t pid)
+{
+	char path[64], text[256];
+	const char *state;
+	ssize_t length;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%llu/stat", (unsigned long long) pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		return true;
+	}
+	length = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (length <= 0) {
+		return true;
+	}
+	text[length] = '\0';
+	state = strrchr(text, ')');
+	return !state || state[1] != ' ' || state[2] == 'Z' || state[2] == 'X';
+}
+
 const char *stat_listener_state(pid_t *pid)
 {
 	uint64_t listener = stat_atomic_load(&stat_memory->listener.pid);
 	uint64_t heartbeat = stat_atomic_load(&stat_memory->listener.heartbeat);
 	uint64_t now = stat_clock_now();
-	char path[64], text[256];
-	const char *state;
-	ssize_t length;
-	int fd;
 
 	*pid = (pid_t) listener;
 	if (listener == 0) {
@@ -602,23 +621,15 @@ const char *stat_listener_state(pid_t *pid)
 	if (now < heartbeat || now - heartbeat < STAT_LISTENER_LATE_NS) {
 		return "serving";
 	}
-	/* late: gone (no such process, or a zombie nobody reaped), or alive and not serving (stopped, stuck) */
-	snprintf(path, sizeof(path), "/proc/%llu/stat", (unsigned long long) listener);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		return "gone";
-	}
-	length = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	if (length <= 0) {
-		return "gone";
-	}
-	text[length] = '\0';
-	state = strrchr(text, ')');
-	if (!state || state[1] != ' ' || state[2] == 'Z' || state[2] == 'X') {
-		return "gone";
-	}
-	return "stalled";
+	/* late: gone, or alive and not serving (stopped, stuck) */
+	return stat_listener_ended(listener) ? "gone" : "stalled";
+}
+
+bool stat_listener_gone(void)
+{
+	uint64_t listener = stat_atomic_load(&stat_memory->listener.pid);
+
+	return listener != 0 && stat_listener_ended(listener);
 }
 
 void stat_listener_release(void)

@@ -57,6 +57,12 @@ bool stat_listener_start(stat_socket *stream, stat_socket *control, char *error,
  */
 const char *stat_listener_state(pid_t *pid);
 
+/*
+ * Whether a listener was started and has ended (killed: it could not remove
+ * its socket files), whatever its heartbeat says. Any process.
+ */
+bool stat_listener_gone(void);
+
 /* MSHUTDOWN, any process: this process no longer keeps the listener alive. */
 void stat_listener_release(void);
 
