@@ -4,7 +4,10 @@
  * count malformed lines, apply the filters (--pid, --uri, --script), and hand
  * each sample to the subcommand.
  *
- * A line is malformed when it is not a JSON object with a string "type".
+ * A line is malformed when it is not a JSON object with a string "type":
+ * strict JSON (RFC 8259: no comments, single quotes, NaN or trailing commas)
+ * in well-formed UTF-8, nested at most 32 deep; a sample is malformed too when
+ * its "elapsed", "time" or request "elapsed" is not a finite number.
  * Malformed lines are never fatal: one warning at the end gives their count.
  * "lost" lines add their count to totals.lost and go to calls.other, like
  * any other line type a newer stat might send ("status" lines too).
