@@ -1,5 +1,5 @@
 --TEST--
-client: fuzz of statq's readers (seed from STAT_FUZZ_SEED, always printed), built with ASan and UBSan: 10^5 mutated JSON lines (cut at every position, bytes flipped, NUL, invalid UTF-8, deep nesting, huge numbers, wrong types) and thousands of truncated or corrupted gzip files; no crash, no sanitizer report, every malformed line counted, exit status as documented, outputs valid
+client: fuzz of statq's readers (seed from STAT_FUZZ_SEED, always printed), built with ASan and UBSan: 10^5 mutated JSON lines (cut at every position, bytes flipped, NUL, invalid UTF-8, deep nesting, huge numbers, wrong types) and 1500 truncated or corrupted gzip files; no crash, no sanitizer report, every malformed line counted, exit status as documented, outputs valid
 --SKIPIF--
 <?php require __DIR__ . '/client.inc'; if ($reason = statq_skip_reason()) die("skip $reason");
 if (!getenv('STAT_TEST_HEAVY')) die('skip set STAT_TEST_HEAVY'); ?>
