@@ -81,7 +81,7 @@ printf("lines: no crash, counts exact, exit status and outputs right: %s\n", $pr
 $problems = [];
 $kinds = [];
 $good = '';
-foreach (array_slice($base, 0, 300) as $line) {
+foreach (array_merge(array_slice($base, 0, 76), array_slice($base, -4)) as $line) {
     $good .= $line . "\n";
 }
 $gzips = 0;
