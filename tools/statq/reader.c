@@ -151,11 +151,24 @@ static bool statq_reader_hex4(const char *s, size_t length, size_t at, unsigned 
 }
 
 /*
+ * Whether an integer's digits fit in 64 bits (signed when negative, else
+ * unsigned): json-c takes larger ones, or refuses them, depending on its
+ * version; statq refuses them whatever the version.
+ */
+static bool statq_reader_integer_fits(const char *digits, size_t count, bool negative)
+{
+	const char *limit = negative ? "9223372036854775808" : "18446744073709551615";
+	size_t length = strlen(limit);
+
+	return count < length || (count == length && memcmp(digits, limit, length) <= 0);
+}
+
+/*
  * What json-c lets through, even strict, and RFC 8259 does not: raw control
  * characters inside strings, unpaired UTF-16 surrogates in \u escapes (json-c
  * makes them U+FFFD), and numbers such as 1., -.5, 00 or -01 (json-c keeps
- * their text and would write it back as it came). The rest of the grammar is
- * json-c's to check.
+ * their text and would write it back as it came), and integers beyond 64 bits.
+ * The rest of the grammar is json-c's to check.
  */
 static bool statq_reader_rfc8259(const char *s, size_t length)
 {
@@ -194,9 +207,13 @@ static bool statq_reader_rfc8259(const char *s, size_t length)
 			i++;
 		} else if (c == '-' || (c >= '0' && c <= '9')) {
 			/* -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][-+]?[0-9]+)? */
-			if (c == '-') {
+			bool negative = c == '-';
+			size_t digits;
+
+			if (negative) {
 				i++;
 			}
+			digits = i;
 			if (i < length && s[i] == '0') {
 				i++;
 			} else if (i < length && s[i] >= '1' && s[i] <= '9') {
@@ -204,6 +221,10 @@ static bool statq_reader_rfc8259(const char *s, size_t length)
 					i++;
 				}
 			} else {
+				return false;
+			}
+			if ((i >= length || (s[i] != '.' && s[i] != 'e' && s[i] != 'E'))
+					&& !statq_reader_integer_fits(s + digits, i - digits, negative)) {
 				return false;
 			}
 			if (i < length && s[i] == '.') {

@@ -6,7 +6,8 @@
  *
  * A line is malformed when it is not a JSON object with a string "type":
  * strict JSON (RFC 8259: no comments, single quotes, NaN or trailing commas)
- * in well-formed UTF-8, nested at most 32 deep; a sample is malformed too when
+ * in well-formed UTF-8, nested at most 32 deep, integers within 64 bits
+ * (-2^63 to 2^64-1, whatever json-c's version); a sample is malformed too when
  * its "elapsed", "time" or request "elapsed" is not a finite number.
  * Malformed lines are never fatal: one warning at the end gives their count.
  * "lost" lines add their count to totals.lost and go to calls.other, like
