@@ -1,5 +1,5 @@
 --TEST--
-client: fuzz of statq's readers (seed from STAT_FUZZ_SEED, always printed), built with ASan and UBSan: 10^5 mutated JSON lines (cut at every position, bytes flipped, NUL, invalid UTF-8, deep nesting, huge numbers, wrong types) and 1500 truncated or corrupted gzip files; no crash, no sanitizer report, every malformed line counted, exit status as documented, outputs valid
+client: fuzz of statq's readers (seed from STAT_FUZZ_SEED, always printed), built with ASan and UBSan: 10^5 mutated JSON lines (cut at every position, bytes flipped, NUL, invalid UTF-8, deep nesting, huge numbers, wrong types) 1500 truncated or corrupted gzip files, fake stream sockets for top, fold and status; no crash, no sanitizer report, every malformed line counted, exit status as documented, outputs valid
 --SKIPIF--
 <?php require __DIR__ . '/client.inc'; if ($reason = statq_skip_reason()) die("skip $reason");
 if (!getenv('STAT_TEST_HEAVY')) die('skip set STAT_TEST_HEAVY'); ?>
@@ -77,7 +77,37 @@ $runner->run(function (array $run) use (&$problems, &$checked) {
 printf("JSON lines fed: %d (at least 10^5: %s) in %d files, %d statq runs\n", $lines, $lines >= 100000 ? 'yes' : 'no', count($files), $checked['lines runs']);
 printf("lines: no crash, counts exact, exit status and outputs right: %s\n", $problems ? "no (seed $seed):\n" . implode("\n", array_slice($problems, 0, 10)) : 'yes');
 
-/* 2. gzip: valid recordings cut at random places, bytes flipped, junk inserted or appended, members mixed */
+/* 2. from a socket: top and fold over a fake stream (a status line, then mutated lines); status given a mutated status line */
+$problems = [];
+$sessions = 0;
+for ($i = 0; $i < 4; $i++) {
+    $text = '{"type":"status","time":0}' . "\n";
+    for ($j = 0; $j < 3000; $j++) {
+        $text .= fuzz_mutated_line($base) . "\n";
+    }
+    $expect = fuzz_text_count($text);
+    $args = $i % 2 ? ['fold', '--idle'] : ['top', '--once', '--rows', '0'];
+    $run = fuzz_socket_run($statq, $dir, $args, $text) + ['expect' => $expect];
+    $problems = array_merge($problems, fuzz_check_lines($run));
+    $sessions++;
+}
+$status = fuzz_status_line();
+for ($i = 0; $i < 120; $i++) {
+    $line = $i === 0 ? $status : fuzz_mutated_line([$status]);
+    $valid = fuzz_classify($line) !== 'malformed' && (json_decode($line, true)['type'] ?? null) === 'status';
+    $run = fuzz_socket_run($statq, $dir, ['status', '--json'], "$line\n" . fuzz_mutated_line($base) . "\n");
+    $problems = array_merge($problems, fuzz_check_survival($run));
+    if ($run['code'] !== ($valid ? 0 : 1)) {
+        $problems[] = "status: exit {$run['code']}, expected " . ($valid ? 0 : 1) . ' for ' . json_encode(bin2hex($line));
+    } elseif ($valid && !is_array(json_decode($run['stdout'], true))) {
+        $problems[] = 'status --json: not valid JSON: ' . substr($run['stdout'], 0, 300);
+    }
+    $sessions++;
+}
+printf("fake stream sockets served: %d (4 of 3000 lines, 120 status lines)\n", $sessions);
+printf("socket: no crash, counts exact, status --json valid or exit 1: %s\n", $problems ? "no (seed $seed):\n" . implode("\n", array_slice($problems, 0, 10)) : 'yes');
+
+/* 3. gzip: valid recordings cut at random places, bytes flipped, junk inserted or appended, members mixed */
 $problems = [];
 $kinds = [];
 $good = '';
@@ -107,5 +137,7 @@ seed: %d (STAT_FUZZ_SEED=%d replays this run)
 cuts: %d lines, all but the whole ones malformed: yes
 JSON lines fed: %d (at least 10^5: yes) in 25 files, 150 statq runs
 lines: no crash, counts exact, exit status and outputs right: yes
+fake stream sockets served: 124 (4 of 3000 lines, 120 status lines)
+socket: no crash, counts exact, status --json valid or exit 1: yes
 gzip inputs fed: 1500 (appended, concatenated, corrupted member, cut, flipped, header, inserted)
 gzip: no crash, exit 0 or 1, cut files read up to the cut, counts exact: yes

@@ -270,20 +270,21 @@ static bool statq_reader_finite(json_object *object, const char *key)
 	return json_object_is_type(value, json_type_double) && isfinite(json_object_get_double(value));
 }
 
-static void statq_reader_line(const statq_options *options, const statq_reader_calls *calls, statq_totals *totals,
-	statq_reader_state *state, json_tokener *tokener, char *line, size_t length)
+json_tokener *statq_reader_tokener(void)
 {
-	json_object *object, *value;
-	const char *type;
-	bool first = state->first;
+	/* strict JSON (no comments, single quotes, NaN, trailing commas), valid UTF-8 */
+	json_tokener *tokener = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH);
 
-	totals->lines++;
-	if (length == 0) {
-		return;
-	}
+	json_tokener_set_flags(tokener, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	return tokener;
+}
+
+json_object *statq_reader_parse(json_tokener *tokener, const char *line, size_t length)
+{
+	json_object *object;
+
 	if (!statq_reader_utf8((const unsigned char *) line, length) || !statq_reader_rfc8259(line, length)) {
-		totals->malformed++;
-		return;
+		return NULL;
 	}
 	json_tokener_reset(tokener);
 	object = json_tokener_parse_ex(tokener, line, (int) length);
@@ -300,7 +301,21 @@ static void statq_reader_line(const statq_options *options, const statq_reader_c
 			object = NULL;
 		}
 	}
+	return object;
+}
 
+static void statq_reader_line(const statq_options *options, const statq_reader_calls *calls, statq_totals *totals,
+	statq_reader_state *state, json_tokener *tokener, char *line, size_t length)
+{
+	json_object *object, *value;
+	const char *type;
+	bool first = state->first;
+
+	totals->lines++;
+	if (length == 0) {
+		return;
+	}
+	object = statq_reader_parse(tokener, line, length);
 	if (!object || !json_object_is_type(object, json_type_object) || !(type = statq_reader_string(object, "type"))) {
 		totals->malformed++;
 		json_object_put(object);
@@ -469,9 +484,7 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 	totals->socket = options->source != NULL;
 	snprintf(totals->source, sizeof(totals->source), "%s", statq_input_name(input));
 	totals->started = statq_now();
-	/* strict JSON (no comments, single quotes, NaN, trailing commas), valid UTF-8 */
-	tokener = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH);
-	json_tokener_set_flags(tokener, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	tokener = statq_reader_tokener();
 	deadline = options->seconds > 0 ? totals->started + options->seconds : 0;
 	next_tick = calls->tick ? totals->started + calls->tick_every : 0;
 

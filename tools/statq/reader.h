@@ -79,4 +79,10 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 /* Samples per second over the samples' own time span (0 when unknown). */
 double statq_totals_rate(const statq_totals *totals);
 
+/* A tokener for statq_reader_parse. */
+json_tokener *statq_reader_tokener(void);
+
+/* One line as a JSON value by the rules above (strict, the whole line), or NULL. */
+json_object *statq_reader_parse(json_tokener *tokener, const char *line, size_t length);
+
 #endif
