@@ -13,6 +13,7 @@
 #include "config.h"
 #endif
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "php.h"
@@ -67,6 +68,8 @@ static bool stat_readable = false;
 static stat_socket stat_stream_socket = {.fd = -1};
 static stat_socket stat_control_socket = {.fd = -1};
 static bool stat_dump_ok = false;
+/* stat.dump's descriptor as it was at startup (a copy), written at exit */
+static int stat_dump_fd = -1;
 static bool stat_stream_listening = false;
 static bool stat_control_listening = false;
 /* the process only prints information (php -v, php-fpm -t): no sockets */
@@ -186,6 +189,18 @@ static void stat_startup(int module_number)
 		stat_dump_ok = stat_dump_usable(stat_settings_get()->dump, error, sizeof(error));
 		if (!stat_dump_ok) {
 			stat_warning("stat.dump: %s; the ring will not be written at exit", error);
+		} else {
+			/*
+			 * A copy of the descriptor, kept to the end: a script that closes
+			 * the one given (fclose(STDOUT) with stat.dump=1) and opens a file
+			 * that takes its number must not get the ring written into it.
+			 */
+			stat_dump_fd = fcntl(stat_settings_get()->dump, F_DUPFD_CLOEXEC, 3);
+			if (stat_dump_fd < 0) {
+				stat_warning("stat.dump: cannot keep a copy of file descriptor %d (%s); the ring will not be written at exit",
+					stat_settings_get()->dump, strerror(errno));
+				stat_dump_ok = false;
+			}
 		}
 	}
 }
@@ -213,11 +228,15 @@ static PHP_MSHUTDOWN_FUNCTION(stat)
 		if (owner && settings->dump > 0 && stat_dump_ok) {
 			char error[STAT_ERROR_SIZE], message[STAT_ERROR_SIZE + 16];
 
-			if (!stat_dump_write(settings->dump, stat_clock_now() + 2 * STAT_NS_PER_SEC, error, sizeof(error))) {
+			if (!stat_dump_write(stat_dump_fd, settings->dump, stat_clock_now() + 2 * STAT_NS_PER_SEC, error, sizeof(error))) {
 				/* the log, not the output: PHP's output is closed by now */
 				snprintf(message, sizeof(message), "stat.dump: %s", error);
 				php_log_err(message);
 			}
+		}
+		if (stat_dump_fd >= 0) {
+			close(stat_dump_fd);
+			stat_dump_fd = -1;
 		}
 		stat_sample_texts_free();
 		/* the listener serves its clients on, and stops once no process holds it */

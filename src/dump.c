@@ -184,7 +184,7 @@ static bool stat_dump_line_add(stat_dump *dump, size_t before, uint64_t samples)
 	return true;
 }
 
-bool stat_dump_write(int fd, uint64_t deadline, char *error, size_t error_size)
+bool stat_dump_write(int fd, int named, uint64_t deadline, char *error, size_t error_size)
 {
 	stat_ring *ring = stat_memory->ring;
 	uint64_t cursor = stat_ring_tail(ring), head = stat_ring_head(ring), lost = 0, missing = 0;
@@ -264,10 +264,10 @@ bool stat_dump_write(int fd, uint64_t deadline, char *error, size_t error_size)
 		}
 		if (dump.error) {
 			snprintf(error, error_size, "writing to file descriptor %d failed (%s); %llu samples not written",
-				fd, strerror(dump.error), (unsigned long long) missing);
+				named, strerror(dump.error), (unsigned long long) missing);
 		} else {
 			snprintf(error, error_size, "the reader of file descriptor %d did not take the samples in time; "
-				"%llu samples not written (a last lost line counts them)", fd, (unsigned long long) missing);
+				"%llu samples not written (a last lost line counts them)", named, (unsigned long long) missing);
 		}
 	}
 

@@ -24,10 +24,11 @@
 bool stat_dump_usable(int fd, char *error, size_t error_size);
 
 /*
- * MSHUTDOWN: write the ring to fd until `deadline` (stat's clock). False
- * when not every sample was written, with why in error (how many are missing
- * is in the last lost line, where there was room for it).
+ * MSHUTDOWN: write the ring to fd (a copy of stat.dump's descriptor, which
+ * messages name as `named`) until `deadline` (stat's clock). False when not
+ * every sample was written, with why in error (how many are missing is in
+ * the last lost line, where there was room for it).
  */
-bool stat_dump_write(int fd, uint64_t deadline, char *error, size_t error_size);
+bool stat_dump_write(int fd, int named, uint64_t deadline, char *error, size_t error_size);
 
 #endif

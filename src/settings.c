@@ -22,6 +22,22 @@ const stat_settings *stat_settings_get(void)
 	return &stat_settings_values;
 }
 
+/*
+ * A value as a warning shows it: whole, or its beginning and its length when
+ * long (a warning is one line of at most 1024 bytes, and must still say what
+ * stat uses instead).
+ */
+#define STAT_SETTINGS_SHOWN 512
+
+static const char *stat_settings_shown(zend_string *value, char *buffer, size_t size)
+{
+	if (ZSTR_LEN(value) <= STAT_SETTINGS_SHOWN) {
+		return ZSTR_VAL(value);
+	}
+	snprintf(buffer, size, "%.*s... (%zu bytes)", STAT_SETTINGS_SHOWN, ZSTR_VAL(value), ZSTR_LEN(value));
+	return buffer;
+}
+
 static bool stat_settings_parse_integer(zend_string *value, int64_t *out)
 {
 	const char *s = ZSTR_VAL(value);
@@ -77,11 +93,12 @@ static bool stat_settings_parse_bool(zend_string *value, bool *out)
 static void stat_settings_integer(zend_string *name, zend_string *value, int64_t *target,
 	int64_t min, int64_t max, int64_t fallback, int64_t low, const char *unit)
 {
+	char shown[STAT_SETTINGS_SHOWN + 32];
 	int64_t v;
 
 	if (!stat_settings_parse_integer(value, &v)) {
 		stat_warning("%s must be an integer from " ZEND_LONG_FMT " to " ZEND_LONG_FMT "%s, '%s' given; using " ZEND_LONG_FMT,
-			ZSTR_VAL(name), (zend_long) min, (zend_long) max, unit, ZSTR_VAL(value), (zend_long) fallback);
+			ZSTR_VAL(name), (zend_long) min, (zend_long) max, unit, stat_settings_shown(value, shown, sizeof(shown)), (zend_long) fallback);
 		*target = fallback;
 		return;
 	}
@@ -90,7 +107,7 @@ static void stat_settings_integer(zend_string *name, zend_string *value, int64_t
 		int64_t used = v < min ? low : max;
 
 		stat_warning("%s must be from " ZEND_LONG_FMT " to " ZEND_LONG_FMT "%s, %s given; using " ZEND_LONG_FMT,
-			ZSTR_VAL(name), (zend_long) min, (zend_long) max, unit, ZSTR_VAL(value), (zend_long) used);
+			ZSTR_VAL(name), (zend_long) min, (zend_long) max, unit, stat_settings_shown(value, shown, sizeof(shown)), (zend_long) used);
 		*target = used;
 		return;
 	}
@@ -134,6 +151,7 @@ static bool stat_settings_parse_size(zend_string *value, uint64_t *out)
 
 static ZEND_INI_MH(stat_ini_bool)
 {
+	char shown[STAT_SETTINGS_SHOWN + 32];
 	bool *target = (bool *) mh_arg1;
 	bool v;
 
@@ -141,7 +159,7 @@ static ZEND_INI_MH(stat_ini_bool)
 		bool fallback = mh_arg2 != NULL;
 
 		stat_warning("%s must be On or Off, '%s' given; using %s",
-			ZSTR_VAL(entry->name), ZSTR_VAL(new_value), fallback ? "On" : "Off");
+			ZSTR_VAL(entry->name), stat_settings_shown(new_value, shown, sizeof(shown)), fallback ? "On" : "Off");
 		*target = fallback;
 		return SUCCESS;
 	}
@@ -189,15 +207,16 @@ static ZEND_INI_MH(stat_ini_dump)
 
 static ZEND_INI_MH(stat_ini_strings)
 {
+	char shown[STAT_SETTINGS_SHOWN + 32];
 	uint64_t size;
 
 	if (!stat_settings_parse_size(new_value, &size)) {
 		stat_warning("%s must be a size such as 32M (K, M, G or T), '%s' given; using 32M",
-			ZSTR_VAL(entry->name), ZSTR_VAL(new_value));
+			ZSTR_VAL(entry->name), stat_settings_shown(new_value, shown, sizeof(shown)));
 		size = STAT_STRINGS_DEFAULT;
 	} else if (size < STAT_STRINGS_MIN) {
 		stat_warning("%s must be at least 4K, '%s' given; using 4K",
-			ZSTR_VAL(entry->name), ZSTR_VAL(new_value));
+			ZSTR_VAL(entry->name), stat_settings_shown(new_value, shown, sizeof(shown)));
 		size = STAT_STRINGS_MIN;
 	}
 
@@ -207,6 +226,7 @@ static ZEND_INI_MH(stat_ini_strings)
 
 static ZEND_INI_MH(stat_ini_socket_mode)
 {
+	char shown[STAT_SETTINGS_SHOWN + 32];
 	mode_t *target = (mode_t *) mh_arg1;
 	const char *s = ZSTR_VAL(new_value);
 	char *end = NULL;
@@ -216,7 +236,7 @@ static ZEND_INI_MH(stat_ini_socket_mode)
 	mode = strtol(s, &end, 8);
 	if (ZSTR_LEN(new_value) == 0 || errno != 0 || *end != '\0' || mode < 0 || mode > 0777) {
 		stat_warning("%s must be an octal file mode such as 0660, '%s' given; using 0600",
-			ZSTR_VAL(entry->name), s);
+			ZSTR_VAL(entry->name), stat_settings_shown(new_value, shown, sizeof(shown)));
 		mode = 0600;
 	}
 
@@ -226,6 +246,7 @@ static ZEND_INI_MH(stat_ini_socket_mode)
 
 static ZEND_INI_MH(stat_ini_clock)
 {
+	char shown[STAT_SETTINGS_SHOWN + 32];
 	const char *s = ZSTR_VAL(new_value);
 
 	if (!strcasecmp(s, "wall")) {
@@ -233,7 +254,7 @@ static ZEND_INI_MH(stat_ini_clock)
 	} else if (!strcasecmp(s, "cpu")) {
 		stat_settings_values.clock = STAT_CLOCK_CPU;
 	} else {
-		stat_warning("%s must be wall or cpu, '%s' given; using wall", ZSTR_VAL(entry->name), s);
+		stat_warning("%s must be wall or cpu, '%s' given; using wall", ZSTR_VAL(entry->name), stat_settings_shown(new_value, shown, sizeof(shown)));
 		stat_settings_values.clock = STAT_CLOCK_WALL;
 	}
 	return SUCCESS;
@@ -242,6 +263,7 @@ static ZEND_INI_MH(stat_ini_clock)
 /* A group name or a numeric gid; empty: the group of whoever creates the socket. */
 static ZEND_INI_MH(stat_ini_socket_group)
 {
+	char shown[STAT_SETTINGS_SHOWN + 32];
 	const char *s = ZSTR_VAL(new_value);
 	struct group *group;
 	char *end = NULL;
@@ -263,7 +285,7 @@ static ZEND_INI_MH(stat_ini_socket_group)
 	}
 	if (gid < 0) {
 		stat_warning("%s: there is no group '%s' (create it, or give a group name or gid that exists); "
-			"stat creates no unix socket", ZSTR_VAL(entry->name), s);
+			"stat creates no unix socket", ZSTR_VAL(entry->name), stat_settings_shown(new_value, shown, sizeof(shown)));
 		stat_settings_values.socket_group_invalid = true;
 		return SUCCESS;
 	}
@@ -277,12 +299,13 @@ static ZEND_INI_MH(stat_ini_socket_group)
 
 static ZEND_INI_MH(stat_ini_address)
 {
+	char shown[STAT_SETTINGS_SHOWN + 32];
 	stat_address *target = (stat_address *) mh_arg1;
 	char error[256];
 
 	if (!stat_address_parse(ZSTR_VAL(new_value), target, error, sizeof(error))) {
 		stat_warning("%s: %s in '%s'; using 0 (the socket is disabled)",
-			ZSTR_VAL(entry->name), error, ZSTR_VAL(new_value));
+			ZSTR_VAL(entry->name), error, stat_settings_shown(new_value, shown, sizeof(shown)));
 		memset(target, 0, sizeof(*target));
 	}
 

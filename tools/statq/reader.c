@@ -1,6 +1,7 @@
 /*
  * reader.c: see reader.h.
  */
+#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
@@ -84,16 +85,206 @@ static double statq_reader_time(json_object *object)
 	return json_object_get_double(value);
 }
 
-static void statq_reader_line(const statq_options *options, const statq_reader_calls *calls, statq_totals *totals,
-	statq_reader_state *state, json_tokener *tokener, char *line, size_t length)
+/*
+ * Whether bytes are well-formed UTF-8 (RFC 3629: no overlong forms, no
+ * surrogates, nothing above U+10FFFF). JSON text is UTF-8, and json-c's own
+ * check lets overlong forms and surrogates through, which would then reach
+ * statq's JSON outputs (speedscope, flame) and make them invalid.
+ */
+static bool statq_reader_utf8(const unsigned char *s, size_t length)
 {
-	json_object *object, *value;
-	const char *type;
-	bool first = state->first;
+	size_t i = 0;
 
-	totals->lines++;
-	if (length == 0) {
-		return;
+	while (i < length) {
+		unsigned char c = s[i];
+		size_t need, k;
+		unsigned char low = 0x80, high = 0xBF;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xC2 && c <= 0xDF) {
+			need = 1;
+		} else if (c >= 0xE0 && c <= 0xEF) {
+			need = 2;
+			low = c == 0xE0 ? 0xA0 : 0x80;   /* not overlong */
+			high = c == 0xED ? 0x9F : 0xBF;  /* not a surrogate */
+		} else if (c >= 0xF0 && c <= 0xF4) {
+			need = 3;
+			low = c == 0xF0 ? 0x90 : 0x80;   /* not overlong */
+			high = c == 0xF4 ? 0x8F : 0xBF;  /* not above U+10FFFF */
+		} else {
+			return false;
+		}
+		if (length - i <= need || s[i + 1] < low || s[i + 1] > high) {
+			return false;
+		}
+		for (k = 2; k <= need; k++) {
+			if (s[i + k] < 0x80 || s[i + k] > 0xBF) {
+				return false;
+			}
+		}
+		i += need + 1;
+	}
+	return true;
+}
+
+static bool statq_reader_hex4(const char *s, size_t length, size_t at, unsigned *out)
+{
+	unsigned value = 0;
+	size_t k;
+
+	if (length - at < 4) {
+		return false;
+	}
+	for (k = at; k < at + 4; k++) {
+		char c = s[k];
+
+		value = value * 16 + (unsigned) (c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 99);
+		if (value >= 0x10000) {
+			return false;
+		}
+	}
+	*out = value;
+	return true;
+}
+
+/*
+ * Whether an integer's digits fit in 64 bits (signed when negative, else
+ * unsigned): json-c takes larger ones, or refuses them, depending on its
+ * version; statq refuses them whatever the version.
+ */
+static bool statq_reader_integer_fits(const char *digits, size_t count, bool negative)
+{
+	const char *limit = negative ? "9223372036854775808" : "18446744073709551615";
+	size_t length = strlen(limit);
+
+	return count < length || (count == length && memcmp(digits, limit, length) <= 0);
+}
+
+/*
+ * What json-c lets through, even strict, and RFC 8259 does not: raw control
+ * characters inside strings, unpaired UTF-16 surrogates in \u escapes (json-c
+ * makes them U+FFFD), and numbers such as 1., -.5, 00 or -01 (json-c keeps
+ * their text and would write it back as it came), and integers beyond 64 bits.
+ * The rest of the grammar is json-c's to check.
+ */
+static bool statq_reader_rfc8259(const char *s, size_t length)
+{
+	size_t i = 0;
+
+	while (i < length) {
+		char c = s[i];
+
+		if (c == '"') {
+			for (i++; i < length && s[i] != '"'; i++) {
+				unsigned high, low;
+
+				if ((unsigned char) s[i] < 0x20) {
+					return false;
+				}
+				if (s[i] != '\\') {
+					continue;
+				}
+				if (++i < length && s[i] == 'u') {
+					if (!statq_reader_hex4(s, length, i + 1, &high)) {
+						return false;
+					}
+					i += 4;
+					if (high >= 0xDC00 && high <= 0xDFFF) {
+						return false;
+					}
+					if (high >= 0xD800 && high <= 0xDBFF) {
+						if (length - i < 3 || s[i + 1] != '\\' || s[i + 2] != 'u' || !statq_reader_hex4(s, length, i + 3, &low)
+								|| low < 0xDC00 || low > 0xDFFF) {
+							return false;
+						}
+						i += 6;
+					}
+				}
+			}
+			i++;
+		} else if (c == '-' || (c >= '0' && c <= '9')) {
+			/* -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][-+]?[0-9]+)? */
+			bool negative = c == '-';
+			size_t digits;
+
+			if (negative) {
+				i++;
+			}
+			digits = i;
+			if (i < length && s[i] == '0') {
+				i++;
+			} else if (i < length && s[i] >= '1' && s[i] <= '9') {
+				while (i < length && s[i] >= '0' && s[i] <= '9') {
+					i++;
+				}
+			} else {
+				return false;
+			}
+			if ((i >= length || (s[i] != '.' && s[i] != 'e' && s[i] != 'E'))
+					&& !statq_reader_integer_fits(s + digits, i - digits, negative)) {
+				return false;
+			}
+			if (i < length && s[i] == '.') {
+				if (++i >= length || s[i] < '0' || s[i] > '9') {
+					return false;
+				}
+				while (i < length && s[i] >= '0' && s[i] <= '9') {
+					i++;
+				}
+			}
+			if (i < length && (s[i] == 'e' || s[i] == 'E')) {
+				if (++i < length && (s[i] == '+' || s[i] == '-')) {
+					i++;
+				}
+				if (i >= length || s[i] < '0' || s[i] > '9') {
+					return false;
+				}
+				while (i < length && s[i] >= '0' && s[i] <= '9') {
+					i++;
+				}
+			}
+			if (i < length && (s[i] == '.' || s[i] == '-' || s[i] == '+' || (s[i] >= '0' && s[i] <= '9'))) {
+				return false;
+			}
+		} else {
+			i++;
+		}
+	}
+	return true;
+}
+
+/* Whether a number statq computes with, when present, is a JSON number and finite (1e999 parses as infinity). */
+static bool statq_reader_finite(json_object *object, const char *key)
+{
+	json_object *value;
+
+	if (!object || !json_object_is_type(object, json_type_object) || !json_object_object_get_ex(object, key, &value)) {
+		return true;
+	}
+	if (json_object_is_type(value, json_type_int)) {
+		return true;
+	}
+	return json_object_is_type(value, json_type_double) && isfinite(json_object_get_double(value));
+}
+
+json_tokener *statq_reader_tokener(void)
+{
+	/* strict JSON (no comments, single quotes, NaN, trailing commas), valid UTF-8 */
+	json_tokener *tokener = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH);
+
+	json_tokener_set_flags(tokener, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	return tokener;
+}
+
+json_object *statq_reader_parse(json_tokener *tokener, const char *line, size_t length)
+{
+	json_object *object;
+
+	if (!statq_reader_utf8((const unsigned char *) line, length) || !statq_reader_rfc8259(line, length)) {
+		return NULL;
 	}
 	json_tokener_reset(tokener);
 	object = json_tokener_parse_ex(tokener, line, (int) length);
@@ -110,7 +301,21 @@ static void statq_reader_line(const statq_options *options, const statq_reader_c
 			object = NULL;
 		}
 	}
+	return object;
+}
 
+static void statq_reader_line(const statq_options *options, const statq_reader_calls *calls, statq_totals *totals,
+	statq_reader_state *state, json_tokener *tokener, char *line, size_t length)
+{
+	json_object *object, *value;
+	const char *type;
+	bool first = state->first;
+
+	totals->lines++;
+	if (length == 0) {
+		return;
+	}
+	object = statq_reader_parse(tokener, line, length);
 	if (!object || !json_object_is_type(object, json_type_object) || !(type = statq_reader_string(object, "type"))) {
 		totals->malformed++;
 		json_object_put(object);
@@ -119,7 +324,17 @@ static void statq_reader_line(const statq_options *options, const statq_reader_c
 	state->first = false;
 
 	if (strcmp(type, "user") == 0 || strcmp(type, "internal") == 0 || strcmp(type, "memory") == 0) {
-		double time = statq_reader_time(object);
+		double time;
+		json_object *request = NULL;
+
+		/* the times statq adds and subtracts: a string or an infinity there is no sample */
+		json_object_object_get_ex(object, "request", &request);
+		if (!statq_reader_finite(object, "elapsed") || !statq_reader_finite(object, "time") || !statq_reader_finite(request, "elapsed")) {
+			totals->malformed++;
+			json_object_put(object);
+			return;
+		}
+		time = statq_reader_time(object);
 
 		if (time > state->newest) {
 			state->newest = time;
@@ -269,7 +484,7 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 	totals->socket = options->source != NULL;
 	snprintf(totals->source, sizeof(totals->source), "%s", statq_input_name(input));
 	totals->started = statq_now();
-	tokener = json_tokener_new();
+	tokener = statq_reader_tokener();
 	deadline = options->seconds > 0 ? totals->started + options->seconds : 0;
 	next_tick = calls->tick ? totals->started + calls->tick_every : 0;
 

@@ -4,7 +4,11 @@
  * count malformed lines, apply the filters (--pid, --uri, --script), and hand
  * each sample to the subcommand.
  *
- * A line is malformed when it is not a JSON object with a string "type".
+ * A line is malformed when it is not a JSON object with a string "type":
+ * strict JSON (RFC 8259: no comments, single quotes, NaN or trailing commas)
+ * in well-formed UTF-8, nested at most 32 deep, integers within 64 bits
+ * (-2^63 to 2^64-1, whatever json-c's version); a sample is malformed too when
+ * its "elapsed", "time" or request "elapsed" is not a finite number.
  * Malformed lines are never fatal: one warning at the end gives their count.
  * "lost" lines add their count to totals.lost and go to calls.other, like
  * any other line type a newer stat might send ("status" lines too).
@@ -74,5 +78,11 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 
 /* Samples per second over the samples' own time span (0 when unknown). */
 double statq_totals_rate(const statq_totals *totals);
+
+/* A tokener for statq_reader_parse. */
+json_tokener *statq_reader_tokener(void);
+
+/* One line as a JSON value by the rules above (strict, the whole line), or NULL. */
+json_object *statq_reader_parse(json_tokener *tokener, const char *line, size_t length);
 
 #endif

@@ -8,6 +8,8 @@
  * (pid + request start). Gaps between requests are not time spent in PHP, so
  * the first sample of a request weighs the median gap instead.
  */
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,11 +38,21 @@ static int statq_compare_pid(const void *a, const void *b)
 	return x < y ? -1 : (x > y);
 }
 
+/*
+ * A time in seconds as a JSON number: microseconds as stat gives them, or
+ * all significant digits for a value too large for that text; JSON has no
+ * infinity, so a sum beyond the largest double is written as that.
+ */
 static json_object *statq_seconds(double value)
 {
 	char text[64];
 
-	snprintf(text, sizeof(text), "%.6f", value);
+	if (isnan(value)) {
+		value = 0;
+	} else if (isinf(value)) {
+		value = value > 0 ? DBL_MAX : -DBL_MAX;
+	}
+	snprintf(text, sizeof(text), fabs(value) < 1e15 ? "%.6f" : "%.17g", value);
 	return json_object_new_double_s(value, text);
 }
 
@@ -70,6 +82,10 @@ static double *statq_speedscope_gaps(const statq_kept *kept, size_t count)
 		}
 		if (last[slot].used) {
 			gaps[i] = kept[i].elapsed - last[slot].elapsed;
+			if (!isfinite(gaps[i])) {
+				/* two times a double apart cannot be weighed: as a request's first sample */
+				gaps[i] = -1;
+			}
 		} else {
 			gaps[i] = -1;
 			last[slot].used = true;

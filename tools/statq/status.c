@@ -13,6 +13,7 @@
 
 #include "input.h"
 #include "options.h"
+#include "reader.h"
 
 /* seconds to wait for the status line */
 #define STATQ_STATUS_WAIT 5
@@ -141,6 +142,7 @@ int statq_status_main(int argc, char **argv)
 	statq_input *input;
 	statq_input_result result;
 	json_object *status = NULL, *type;
+	json_tokener *tokener;
 	char error[1024], *line = NULL;
 	size_t length = 0;
 	int code;
@@ -172,7 +174,10 @@ int statq_status_main(int argc, char **argv)
 		statq_input_close(input);
 		return STATQ_FAIL;
 	}
-	status = json_tokener_parse(line);
+	/* as strict as every reader: what --json writes back must be valid JSON */
+	tokener = statq_reader_tokener();
+	status = statq_reader_parse(tokener, line, length);
+	json_tokener_free(tokener);
 	if (!status || !json_object_is_type(status, json_type_object) || !json_object_object_get_ex(status, "type", &type)
 			|| !json_object_is_type(type, json_type_string)) {
 		statq_error("status: the first line from %s is not JSON from stat: is it stat's stream socket?", statq_input_name(input));
