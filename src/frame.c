@@ -107,6 +107,29 @@ typedef struct _stat_frame_globals {
 	uintptr_t current;
 } stat_frame_globals;
 
+/* the mirror is checked against the headers: a PHP that moves these fields fails to build, never samples garbage */
+#define STAT_FRAME_EG_AT(field) (offsetof(zend_executor_globals, field) - offsetof(zend_executor_globals, vm_stack_top))
+_Static_assert(STAT_FRAME_EG_AT(vm_stack_end) == offsetof(stat_frame_globals, end), "EG(vm_stack_end) moved");
+_Static_assert(STAT_FRAME_EG_AT(vm_stack) == offsetof(stat_frame_globals, page), "EG(vm_stack) moved");
+_Static_assert(STAT_FRAME_EG_AT(vm_stack_page_size) == offsetof(stat_frame_globals, page_size), "EG(vm_stack_page_size) moved");
+_Static_assert(STAT_FRAME_EG_AT(current_execute_data) == offsetof(stat_frame_globals, current), "EG(current_execute_data) moved");
+_Static_assert(sizeof(stat_frame_globals) == STAT_FRAME_EG_AT(current_execute_data) + sizeof(void *), "stat_frame_globals is not EG's span");
+
+/* the other layouts a single read relies on (see TECHNOTES.md, "Engine layouts") */
+_Static_assert(offsetof(zend_execute_data, opline) < offsetof(zend_execute_data, func) &&
+	offsetof(zend_execute_data, func) < offsetof(zend_execute_data, This) &&
+	offsetof(zend_execute_data, This) < offsetof(zend_execute_data, prev_execute_data), "a frame's head is opline .. prev_execute_data");
+_Static_assert(offsetof(zend_generator, std) == 0 && offsetof(zend_generator, execute_data) > offsetof(zend_object, ce) &&
+	offsetof(zend_generator, node.parent) > offsetof(zend_generator, execute_data), "a generator is read from std.ce to node.parent");
+#define STAT_FRAME_FUNC_HAS(field) (offsetof(zend_op_array, field) + sizeof(((zend_op_array *) 0)->field) <= offsetof(zend_op_array, line_end) + sizeof(uint32_t))
+_Static_assert(STAT_FRAME_FUNC_HAS(type) && STAT_FRAME_FUNC_HAS(fn_flags) && STAT_FRAME_FUNC_HAS(function_name) && STAT_FRAME_FUNC_HAS(scope) &&
+	STAT_FRAME_FUNC_HAS(opcodes) && STAT_FRAME_FUNC_HAS(last) && STAT_FRAME_FUNC_HAS(filename) && STAT_FRAME_FUNC_HAS(line_start) &&
+	STAT_FRAME_FUNC_HAS(num_args) && STAT_FRAME_FUNC_HAS(last_var) && STAT_FRAME_FUNC_HAS(T), "a function's fields lie before line_end");
+_Static_assert(offsetof(zend_op_array, function_name) == offsetof(zend_internal_function, function_name) &&
+	offsetof(zend_op_array, scope) == offsetof(zend_internal_function, scope) &&
+	offsetof(zend_op_array, fn_flags) == offsetof(zend_internal_function, fn_flags), "internal and user functions share their common head");
+_Static_assert(offsetof(zend_op, opcode) == offsetof(zend_op, lineno) + sizeof(uint32_t), "an opline's opcode follows its lineno (line_data[1])");
+
 typedef struct _stat_frame_cache {
 	uint32_t  generation; /* the reader's at the time: older entries are empty */
 	uintptr_t func;
