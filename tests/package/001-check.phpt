@@ -26,9 +26,11 @@ function run(string $command): array
     exec('cd ' . escapeshellarg($copy) . ' && ' . $command . ' 2>&1', $out, $status);
     return [$status, $out];
 }
+/* package-check's own findings (where pecl is installed, its validation repeats a missing file in words of its own) */
 function fails(array $out): array
 {
-    return array_values(array_filter($out, fn ($line) => str_starts_with($line, 'FAIL') || str_starts_with($line, '   <file')));
+    return array_values(array_filter($out, fn ($line) => (str_starts_with($line, 'FAIL') && !str_starts_with($line, 'FAIL: pecl package-validate'))
+        || str_starts_with($line, '   <file')));
 }
 function edit(string $file, string $from, string $to): void
 {
