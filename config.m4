@@ -66,6 +66,11 @@ if test "$PHP_STAT" != "no"; then
     src/requests.c \
     src/samplers.c \
     src/frame.c \
+    src/frame_window.c \
+    src/frame_names.c \
+    src/frame_depth.c \
+    src/frame_generators.c \
+    src/frame_args.c \
     src/sampler.c \
     src/sample.c \
     src/buffer.c \

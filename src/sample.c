@@ -225,7 +225,7 @@ static const char *stat_arg_names[] = {
 };
 
 /*
- * The argument type table mirrors the engine's: frame.c stores a zval's
+ * The argument type table mirrors the engine's: frame_args.c stores a zval's
  * type byte (Z_TYPE) as it is, as a stat_arg_type (above IS_REFERENCE:
  * STAT_ARG_UNKNOWN), and the names above are indexed by it. A PHP that
  * renumbers its types fails to build here instead of naming them wrongly.

@@ -1,8 +1,9 @@
 /*
- * engine.c: the engine's symbols that src/frame.c refers to, answered by the
- * frame reader's fuzzer (frame-fuzz.c) instead of a running PHP.
+ * engine.c: the engine's symbols that the frame reader (src/frame.c and
+ * src/frame_*.c) refers to, answered by the frame reader's fuzzer
+ * (frame-fuzz.c) instead of a running PHP.
  *
- * frame.c is compiled unchanged against the installed PHP headers; what it
+ * The reader is compiled unchanged against the installed PHP headers; what it
  * takes from the engine at reader_create/reader_reset (where the executor
  * globals are, the heap's head, the JIT settings, Fiber::suspend) and while
  * reading (zend_ce_generator) resolves here. The executor globals are the

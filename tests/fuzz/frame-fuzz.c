@@ -1,7 +1,8 @@
 /*
- * frame-fuzz.c: the frame reader (src/frame.c, compiled unchanged) run
- * against an image of an executor whose frames, links, functions, oplines,
- * strings and generators are corrupted from the fuzzer's input.
+ * frame-fuzz.c: the frame reader (src/frame.c and src/frame_*.c, compiled
+ * unchanged) run against an image of an executor whose frames, links,
+ * functions, oplines, strings and generators are corrupted from the fuzzer's
+ * input.
  *
  * The image is built in this process, in one mapping with unmapped guard
  * pages between its parts, from the PHP headers this file is compiled
@@ -229,7 +230,7 @@ static bool fuzz_readable(uintptr_t address, size_t length)
 }
 
 /*
- * frame.c's process_vm_readv (-Dprocess_vm_readv=stat_fuzz_process_vm_readv):
+ * The reader's process_vm_readv (-Dprocess_vm_readv=stat_fuzz_process_vm_readv):
  * the real call, for the leading remote ranges inside the image; a range
  * outside ends the copy there, as an unmapped one does (the kernel never
  * splits an iovec: a call copies whole ranges up to the first that fails).

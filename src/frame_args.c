@@ -1,0 +1,141 @@
+/*
+ * frame_args.c: the leaf frame's arguments (stat.arginfo): their types, and
+ * the length of a string, the count of an array, the class of an object;
+ * never a value.
+ *
+ * Invariants: arguments are kept only if the frame's head, copied again after
+ * them, is still the same call (function and argument count); at most
+ * STAT_ARGINFO_MAX; a size that cannot be read leaves that argument and the
+ * rest without one, nothing worse.
+ *
+ * Threads: the sampler thread only.
+ */
+#include <stdint.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#include "php.h"
+
+#include "frame_internal.h"
+#include "strings.h"
+
+/*
+ * Argument types and sizes of the leaf frame: two more reads, one for the
+ * argument zvals, one for string lengths, array counts and object classes.
+ * A user function keeps its declared arguments in its first variables and
+ * any extra ones after its variables and temporaries; an internal function
+ * has them all in a row after the frame.
+ */
+bool stat_frame_args(stat_frame_reader *reader, uintptr_t frame, uintptr_t func_address, const zend_function *func,
+	uint32_t count, stat_sample *sample)
+{
+	uint32_t num_args = count;
+	zval args[STAT_ARGINFO_MAX];
+	struct iovec local[STAT_ARGINFO_MAX], remote[STAT_ARGINFO_MAX];
+	uint64_t values[STAT_ARGINFO_MAX];
+	unsigned long wanted = 0;
+	uint32_t declared = count, i;
+	int slots[STAT_ARGINFO_MAX];
+	ssize_t got;
+
+	if (count > STAT_ARGINFO_MAX) {
+		count = STAT_ARGINFO_MAX;
+	}
+	declared = count;
+	if (func->type != ZEND_INTERNAL_FUNCTION && count > func->op_array.num_args) {
+		declared = func->op_array.num_args;
+	}
+
+	local[0].iov_base = args;
+	local[0].iov_len = declared * sizeof(zval);
+	remote[0].iov_base = (void *) (frame + ZEND_CALL_FRAME_SLOT * sizeof(zval));
+	remote[0].iov_len = local[0].iov_len;
+	local[1].iov_base = args + declared;
+	local[1].iov_len = (count - declared) * sizeof(zval);
+	remote[1].iov_base = (void *) (frame + (ZEND_CALL_FRAME_SLOT +
+		(func->type != ZEND_INTERNAL_FUNCTION ? (uintptr_t) func->op_array.last_var + func->op_array.T : 0)) * sizeof(zval));
+	remote[1].iov_len = local[1].iov_len;
+
+	if (count > 0) {
+		unsigned long first = declared ? 0 : 1, n = (declared ? 1 : 0) + (count > declared ? 1 : 0);
+		STAT_FRAME_ALIGNED unsigned char head[STAT_FRAME_HEAD_SPAN];
+
+		/* the frame's head again, after the arguments: still the same call? */
+		local[first + n].iov_base = head;
+		local[first + n].iov_len = sizeof(head);
+		remote[first + n].iov_base = (void *) (frame + STAT_FRAME_HEAD_FROM);
+		remote[first + n].iov_len = sizeof(head);
+
+		got = stat_frame_readv(reader, local + first, remote + first, n + 1);
+		if (got != (ssize_t) (count * sizeof(zval) + sizeof(head)) ||
+			stat_frame_head_func(head) != (uintptr_t) func_address ||
+			stat_frame_head_this(head)->u2.num_args != num_args) {
+			/* the call returned while its arguments were read: no arguments from another call */
+			return false;
+		}
+	}
+
+	for (i = 0; i < count; i++) {
+		const zval *arg = &args[i];
+		uint8_t type = Z_TYPE_P(arg);
+		uintptr_t pointer = (uintptr_t) Z_PTR_P(arg);
+
+		sample->args[i].type = type <= IS_REFERENCE ? type : STAT_ARG_UNKNOWN;
+		sample->args[i].has_meta = 0;
+		values[i] = 0;
+
+		switch (type) {
+			case IS_STRING:
+				remote[wanted].iov_base = (void *) (pointer + offsetof(zend_string, len));
+				remote[wanted].iov_len = sizeof(size_t);
+				break;
+			case IS_ARRAY:
+				remote[wanted].iov_base = (void *) (pointer + offsetof(zend_array, nNumOfElements));
+				remote[wanted].iov_len = sizeof(uint32_t);
+				break;
+			case IS_OBJECT:
+				remote[wanted].iov_base = (void *) (pointer + offsetof(zend_object, ce));
+				remote[wanted].iov_len = sizeof(void *);
+				break;
+			default:
+				continue;
+		}
+		local[wanted].iov_base = &values[i];
+		local[wanted].iov_len = remote[wanted].iov_len;
+		slots[wanted] = (int) i;
+		wanted++;
+	}
+	sample->argc = (uint8_t) count;
+	sample->flags |= STAT_SAMPLE_ARGINFO;
+
+	if (wanted == 0) {
+		return true;
+	}
+
+	/* a failed read of one argument leaves the rest without sizes, nothing worse */
+	got = stat_frame_readv(reader, local, remote, wanted);
+	for (i = 0; i < wanted && got > 0; i++) {
+		stat_arg *arg = &sample->args[slots[i]];
+
+		if ((size_t) got < local[i].iov_len) {
+			break;
+		}
+		got -= (ssize_t) local[i].iov_len;
+
+		if (arg->type == IS_OBJECT) {
+			uintptr_t class_name = 0;
+			uint32_t ref;
+
+			if (stat_frame_read_one(reader, &class_name, (uintptr_t) values[slots[i]] + offsetof(zend_class_entry, name), sizeof(class_name)) &&
+				stat_frame_string(reader, class_name, &ref) && ref != STAT_STRING_FULL && ref != STAT_STRING_NONE) {
+				arg->meta = ref;
+				arg->has_meta = 1;
+			}
+		} else {
+			arg->meta = (uint32_t) (values[slots[i]] > UINT32_MAX ? UINT32_MAX : values[slots[i]]);
+			arg->has_meta = 1;
+		}
+	}
+
+	return true;
+}

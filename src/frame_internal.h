@@ -1,0 +1,271 @@
+/*
+ * frame_internal.h: what the files of the frame reader share (frame.c and
+ * frame_*.c; nothing else includes it).
+ *
+ * The reader's struct, the records of a walk (frames found, frames known
+ * under a cut, the name cache's entries), the reads of our own process and
+ * the views of copied frame heads. The small helpers called per frame or per
+ * read are static inline here so that each file can still inline them.
+ *
+ * Invariants: every copy of engine memory goes through stat_frame_readv
+ * (process_vm_readv of our own pid, counted in reader->reads), so memory
+ * freed under the reader is a failed read, never a fault; a copied address
+ * is used as a view of a copy only once stat_frame_aligned/stat_frame_within
+ * say it may be; nothing allocates while sampling.
+ *
+ * Threads: a reader is created and reset by the request thread
+ * (stat_frame_reader_create/_reset), and otherwise used only by its
+ * sampler's thread; nothing here is shared between readers.
+ */
+#ifndef STAT_FRAME_INTERNAL_H
+#define STAT_FRAME_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#include "php.h"
+
+#include "frame.h"
+#include "frame_layout.h"
+#include "settings.h"  /* STAT_STACK_MAX */
+
+#define STAT_FRAME_CACHE       1024
+#define STAT_FRAME_WINDOW_MIN  (8 * 1024)
+#define STAT_FRAME_WINDOW_MAX  (256 * 1024)
+/* reads allowed per sample for frames outside the window (and a longest yield from chain) */
+#define STAT_FRAME_EXTRA_READS 160
+/* frames and reads allowed when counting the depth of a truncated stack */
+#define STAT_FRAME_DEPTH_MAX   1000000
+#define STAT_FRAME_DEPTH_READS 4096
+#define STAT_FRAME_SLOTS       (STAT_STACK_MAX + 1)
+/* frames under a cut remembered, and how many of those nearest the root are re-read each time */
+#define STAT_FRAME_KNOWN       65536
+#define STAT_FRAME_ANCHORS     8
+/* generators delegating with yield from, followed at most */
+#define STAT_FRAME_DELEGATION  64
+/* room above and below the last top a guessed window covers (calls made and returned since) */
+#define STAT_FRAME_GUESS_ROOM  4096
+/* the top of the window, copied first */
+#define STAT_FRAME_WINDOW_FIRST 1024
+#define STAT_FRAME_ARGS_BYTES  (STAT_ARGINFO_MAX * sizeof(zval))
+
+typedef struct _stat_frame_cache {
+	uint32_t  generation; /* the reader's at the time: older entries are empty */
+	uintptr_t func;
+	uintptr_t name;
+	uintptr_t scope;
+	uintptr_t file;
+	uint8_t   type;
+	uint32_t  function_ref;
+	uint32_t  scope_ref;
+	uint32_t  file_ref;
+} stat_frame_cache;
+
+/* One frame found on the walk. */
+typedef struct _stat_frame_found {
+	uintptr_t address;
+	uintptr_t func;
+	uintptr_t opline;
+	uint32_t  num_args;
+	uint32_t  call_info;
+	int       func_index;   /* into funcs[] */
+	bool      want_line;
+	uint32_t  line_from;    /* the frame whose read of the same opline serves this one */
+	uint32_t  line_data[2]; /* lineno, opcode (+ op types) */
+	uintptr_t prev;         /* the caller link copied */
+	bool      have_line;
+	uintptr_t generator;    /* a generator's frame: its zend_generator (0: none, or not checked) */
+	uintptr_t generator_frame; /* that generator's execute_data, read in (3) */
+} stat_frame_found;
+
+/*
+ * A frame under the cut, with how many frames there are from it to the root.
+ * Those nearest the root are also the outermost frames of a truncated
+ * stack's sample: their opline and call are kept for that.
+ */
+typedef struct _stat_frame_known {
+	uintptr_t address;
+	uintptr_t func;
+	uintptr_t prev;
+	uintptr_t opline;
+	uint32_t  call_info;
+	uint32_t  num_args;
+	uint32_t  depth;
+} stat_frame_known;
+
+typedef union _stat_frame_func {
+	zend_function function;
+	unsigned char bytes[STAT_FRAME_FUNC_BYTES];
+} stat_frame_func;
+
+struct _stat_frame_reader {
+	pid_t            pid;
+	uintptr_t        globals;     /* &EG(vm_stack_top) */
+	uintptr_t        heap;        /* &heap->size, or 0 when the layout did not check out */
+	bool             jit;         /* opcache's JIT runs: oplines may be stale */
+	uintptr_t        fiber_suspend; /* Fiber::suspend(): the only call that detaches a fiber's stack */
+	stat_frame_globals last;      /* the executor's stack state at the last sample */
+	/* counted here, added to the shared counters once per sample */
+	uint64_t         reads, hits, misses;
+	size_t           window_size;
+	unsigned char   *window;      /* STAT_FRAME_WINDOW_MAX + a frame with its arguments */
+	uintptr_t        window_lo, window_hi;
+	/* the top of the previous VM stack page, when the stack continues there */
+	unsigned char   *lower;
+	uintptr_t        lower_lo, lower_hi;
+	uintptr_t        page, page_prev, page_prev_top;
+	size_t           lower_size;
+	unsigned char   *below;       /* the current page under the window; whole pages when counting */
+	uintptr_t        below_lo, below_hi;
+	/* frames under the cut of a truncated stack, learnt by counting them once */
+	stat_frame_known *known;
+	uint32_t         *known_index;   /* open addressing: address -> index + 1 */
+	uint32_t          known_count;
+	/* the frames nearest the root, checked again at every use of `known` */
+	STAT_FRAME_ALIGNED unsigned char anchors[STAT_FRAME_ANCHORS][STAT_FRAME_HEAD_SPAN];
+	uint32_t          anchor_count;
+	bool              anchors_ok;
+	STAT_FRAME_ALIGNED unsigned char leaf[sizeof(zend_execute_data)];
+	size_t           leaf_bytes;
+	stat_frame_found found[STAT_FRAME_SLOTS];
+	stat_frame_func  funcs[STAT_FRAME_SLOTS];
+	uintptr_t        func_addresses[STAT_FRAME_SLOTS];
+	/* per frame: its function, its line, its generator; two heads again; the anchors */
+	struct iovec     local[3 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 2], remote[3 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 2];
+	STAT_FRAME_ALIGNED unsigned char leaf_again[STAT_FRAME_HEAD_SPAN];
+	STAT_FRAME_ALIGNED unsigned char caller_again[STAT_FRAME_HEAD_SPAN];
+	stat_frame_cache cache[STAT_FRAME_CACHE];
+	uint32_t         cache_generation;
+};
+
+/*
+ * Every frame the engine makes is aligned (VM stack slots are zvals); an
+ * address that is not is garbage (a link copied from a frame being set up)
+ * and is never used as a view of a copy: that would be undefined behaviour.
+ */
+static inline bool stat_frame_aligned(uintptr_t address)
+{
+	return (address & (_Alignof(zend_execute_data) - 1)) == 0;
+}
+
+/*
+ * Whether a whole frame at address lies in [lo, hi). The address may be any
+ * value (a link copied from a frame being set up holds whatever the slot held
+ * before): no arithmetic on it that could wrap.
+ */
+static inline bool stat_frame_within(uintptr_t address, uintptr_t lo, uintptr_t hi)
+{
+	return stat_frame_aligned(address) && address >= lo && address < hi && hi - address >= sizeof(zend_execute_data);
+}
+
+static inline uintptr_t stat_frame_head_func(const unsigned char *head)
+{
+	uintptr_t func;
+
+	memcpy(&func, head + (offsetof(zend_execute_data, func) - STAT_FRAME_HEAD_FROM), sizeof(func));
+	return func;
+}
+
+static inline uintptr_t stat_frame_head_prev(const unsigned char *head)
+{
+	uintptr_t prev;
+
+	memcpy(&prev, head + (offsetof(zend_execute_data, prev_execute_data) - STAT_FRAME_HEAD_FROM), sizeof(prev));
+	return prev;
+}
+
+static inline const zval *stat_frame_head_this(const unsigned char *head)
+{
+	return (const zval *) (head + (offsetof(zend_execute_data, This) - STAT_FRAME_HEAD_FROM));
+}
+
+static inline uintptr_t stat_frame_head_opline(const unsigned char *head)
+{
+	uintptr_t opline;
+
+	memcpy(&opline, head + (offsetof(zend_execute_data, opline) - STAT_FRAME_HEAD_FROM), sizeof(opline));
+	return opline;
+}
+
+/* One process_vm_readv of our own process; the bytes copied, or -1. */
+static inline ssize_t stat_frame_readv(stat_frame_reader *reader, struct iovec *local, struct iovec *remote, unsigned long count)
+{
+	reader->reads++;
+	return process_vm_readv(reader->pid, local, count, remote, count, 0);
+}
+
+static inline bool stat_frame_read_one(stat_frame_reader *reader, void *to, uintptr_t from, size_t length)
+{
+	struct iovec local = {to, length}, remote = {(void *) from, length};
+
+	return from != 0 && stat_frame_readv(reader, &local, &remote, 1) == (ssize_t) length;
+}
+
+static inline stat_frame_cache *stat_frame_cache_slot(stat_frame_reader *reader, uintptr_t func)
+{
+	return &reader->cache[(func >> 4) % STAT_FRAME_CACHE];
+}
+
+/* The cache entry of this function in this request, or NULL. */
+static inline stat_frame_cache *stat_frame_cache_find(stat_frame_reader *reader, uintptr_t func)
+{
+	stat_frame_cache *entry = stat_frame_cache_slot(reader, func);
+
+	return entry->generation == reader->cache_generation && entry->func == func ? entry : NULL;
+}
+
+/* A closure made from code (not a first-class callable, which keeps its function's name). */
+static inline bool stat_frame_is_closure(const zend_function *func)
+{
+	return func->type != ZEND_INTERNAL_FUNCTION &&
+		(func->common.fn_flags & (ZEND_ACC_CLOSURE | ZEND_ACC_FAKE_CLOSURE)) == ZEND_ACC_CLOSURE;
+}
+
+/* Between the files of the frame reader (each defined where its concern lives). */
+
+/* frame_depth.c: drop what was learnt about the frames under a cut. */
+void stat_frame_forget(stat_frame_reader *reader);
+/* frame_depth.c: the frames below `address` (inclusive), counted and remembered in `known`. */
+bool stat_frame_count(stat_frame_reader *reader, const stat_frame_globals *globals, uintptr_t address, uintptr_t from,
+	uint32_t *depth);
+/* frame_depth.c: the depth below `address` from what an earlier count learnt; false if it cannot say. */
+bool stat_frame_count_known(stat_frame_reader *reader, uintptr_t address, uint32_t *depth);
+/* frame_depth.c: whether found[inner..inner+outer) are the outermost frames the last count learnt. */
+bool stat_frame_outer_same(const stat_frame_reader *reader, uint32_t inner, uint32_t outer);
+/* frame_depth.c: forget what was learnt when the outermost frames taken from it failed; false. */
+bool stat_frame_outer_stale(stat_frame_reader *reader, uint32_t kept_outer);
+
+/* frame_names.c: copy a zend_string and intern it (STAT_STRING_NONE for none). */
+bool stat_frame_string(stat_frame_reader *reader, uintptr_t address, uint32_t *ref);
+/* frame_names.c: the names of a function, from the cache or read and interned once. */
+bool stat_frame_names(stat_frame_reader *reader, uintptr_t address, const zend_function *func, stat_frame *frame);
+
+/* frame_args.c: the leaf frame's argument types and sizes into the sample. */
+bool stat_frame_args(stat_frame_reader *reader, uintptr_t frame, uintptr_t func_address, const zend_function *func,
+	uint32_t count, stat_sample *sample);
+
+/* frame_generators.c: the frames of the generators a `yield from` placeholder stands for, innermost first. */
+bool stat_frame_delegation(stat_frame_reader *reader, const zval *this_zv, uintptr_t running,
+	uintptr_t *frames, uint32_t *count);
+
+/* frame_window.c: take a window read of `got` bytes as planned, for a stack whose top is `top`. */
+void stat_frame_window_take(stat_frame_reader *reader, uintptr_t top,
+	const struct iovec *local, const struct iovec *remote, unsigned long count, ssize_t got);
+/* frame_window.c: (2) read the window for the stack as it is now. */
+void stat_frame_window(stat_frame_reader *reader, const stat_frame_globals *globals);
+/* frame_window.c: plan the window where the last sample saw the stack, to read with (1); iovecs used. */
+unsigned long stat_frame_window_guess(stat_frame_reader *reader, stat_frame_globals *guess,
+	struct iovec *local, struct iovec *remote);
+/* frame_window.c: whether the guessed window holds what a window read now would. */
+bool stat_frame_window_fits(const stat_frame_reader *reader, const stat_frame_globals *guess,
+	const struct iovec *remote, const stat_frame_globals *globals);
+/* frame_window.c: the frame at address, from a copy or one extra read (into `into` when given). */
+const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_frame_globals *globals,
+	uintptr_t address, unsigned char *into, size_t bytes, int *extra);
+/* frame_window.c: a read size that covers `need` with room to spare. */
+size_t stat_frame_window_size(size_t size, size_t need);
+
+#endif

@@ -1,0 +1,313 @@
+/*
+ * frame_window.c: the frame reader's copies of the VM stack (read (2)).
+ *
+ * The window is the top of the current VM stack page, where the innermost
+ * frames are, read in bulk (the top first: it changes fastest), its size
+ * adapted to the stack seen before; it may be guessed from the last sample
+ * and read with the executor globals in one call. When the stack continues
+ * on the previous page, that page's top (`lower`) is read with it once
+ * learnt; deeper frames on this page come from `below`. A frame found in
+ * none of them costs one read, at most STAT_FRAME_EXTRA_READS a sample.
+ *
+ * Invariants: window_lo .. window_hi (and lower_*, below_*) describe exactly
+ * what the buffers hold from this sample's reads, empty otherwise; a frame
+ * is viewed in a copy only when the whole of it lies inside
+ * (stat_frame_within, no arithmetic that wraps); no read exceeds
+ * STAT_FRAME_WINDOW_MAX.
+ *
+ * Threads: the sampler thread only.
+ */
+#include <stdint.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#include "php.h"
+
+#include "frame_internal.h"
+
+/*
+ * (2) Read the top of the current VM stack page, where the innermost frames
+ * are, and, when the stack continues on the previous page (whose top we
+ * learnt before), the top of that page too, in the same call.
+ */
+/*
+ * Plan the window for a stack whose state is `globals`: the top of the
+ * current page (and the top of the previous page when the stack continues
+ * there). Returns how many iovecs, 0 when the current frame is not on the
+ * page (a generator's).
+ */
+static unsigned long stat_frame_window_plan(stat_frame_reader *reader, const stat_frame_globals *globals,
+	size_t size, struct iovec *local, struct iovec *remote)
+{
+	uintptr_t page_lo = globals->page + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
+	uintptr_t hi = globals->top, lo, split;
+	unsigned long count;
+
+	if (globals->page == 0 || hi <= page_lo || hi - page_lo > (uintptr_t) 1 << 30 ||
+		globals->current < page_lo || globals->current >= hi) {
+		return 0;
+	}
+
+	lo = hi - page_lo > size ? hi - size : page_lo;
+	if (globals->current < lo) {
+		/* the current frame alone is large: take it and what follows */
+		lo = globals->current;
+		if (hi - lo > STAT_FRAME_WINDOW_MAX) {
+			hi = lo + STAT_FRAME_WINDOW_MAX;
+		}
+	}
+
+	/*
+	 * The top first: the innermost frames change fastest, so they are
+	 * copied first, right after the executor globals; then the rest.
+	 */
+	split = hi - lo > STAT_FRAME_WINDOW_FIRST ? hi - STAT_FRAME_WINDOW_FIRST : lo;
+	local[0].iov_base = reader->window + (split - lo);
+	local[0].iov_len = hi - split;
+	remote[0].iov_base = (void *) split;
+	remote[0].iov_len = hi - split;
+	local[1].iov_base = reader->window;
+	local[1].iov_len = split - lo;
+	remote[1].iov_base = (void *) lo;
+	remote[1].iov_len = split - lo;
+	count = 2;
+
+	if (lo == page_lo && reader->page == globals->page && reader->page_prev) {
+		uintptr_t prev_lo = reader->page_prev + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
+		uintptr_t prev_hi = reader->page_prev_top, from;
+
+		if (prev_hi > prev_lo && prev_hi - prev_lo <= (uintptr_t) 1 << 30) {
+			from = prev_hi - prev_lo > reader->lower_size ? prev_hi - reader->lower_size : prev_lo;
+			local[2].iov_base = reader->lower;
+			local[2].iov_len = prev_hi - from;
+			remote[2].iov_base = (void *) from;
+			remote[2].iov_len = prev_hi - from;
+			count = 3;
+		}
+	}
+
+	return count;
+}
+
+/* Take a window read of `got` bytes as planned, for a stack whose top is `top`. */
+void stat_frame_window_take(stat_frame_reader *reader, uintptr_t top,
+	const struct iovec *local, const struct iovec *remote, unsigned long count, ssize_t got)
+{
+	size_t window = count ? local[0].iov_len + local[1].iov_len : 0;
+
+	reader->window_lo = reader->window_hi = 0;
+	reader->lower_lo = reader->lower_hi = 0;
+	reader->below_lo = reader->below_hi = 0;
+
+	if (count == 0 || got < (ssize_t) window) {
+		return;
+	}
+	reader->window_lo = (uintptr_t) remote[1].iov_base;
+	reader->window_hi = (uintptr_t) remote[0].iov_base + local[0].iov_len;
+	if (reader->window_hi > top) {
+		/* a window read ahead of the stack: what lies above the top is not frames */
+		reader->window_hi = top;
+	}
+	if (count == 3 && got == (ssize_t) (window + local[2].iov_len)) {
+		reader->lower_lo = (uintptr_t) remote[2].iov_base;
+		reader->lower_hi = reader->lower_lo + local[2].iov_len;
+	}
+}
+
+/* (2) Read the window for the stack as it is now. */
+void stat_frame_window(stat_frame_reader *reader, const stat_frame_globals *globals)
+{
+	struct iovec local[3], remote[3];
+	unsigned long count = stat_frame_window_plan(reader, globals, reader->window_size, local, remote);
+	ssize_t got = count ? stat_frame_readv(reader, local, remote, count) : 0;
+
+	stat_frame_window_take(reader, globals->top, local, remote, count, got);
+}
+
+/*
+ * (1+2) The window as the last sample saw the stack, with room above its top
+ * for calls made since and below it for returns, read in the same call as the
+ * executor globals; it serves if it holds what a window read now would, which
+ * in a steady loop it does: two reads a sample instead of three.
+ */
+unsigned long stat_frame_window_guess(stat_frame_reader *reader, stat_frame_globals *guess,
+	struct iovec *local, struct iovec *remote)
+{
+	if (!reader->last.page || !reader->last.current) {
+		return 0;
+	}
+	*guess = reader->last;
+	guess->top = reader->last.end - reader->last.top > STAT_FRAME_GUESS_ROOM
+		? reader->last.top + STAT_FRAME_GUESS_ROOM : reader->last.end;
+	return stat_frame_window_plan(reader, guess, reader->window_size + 2 * STAT_FRAME_GUESS_ROOM > STAT_FRAME_WINDOW_MAX
+		? STAT_FRAME_WINDOW_MAX : reader->window_size + 2 * STAT_FRAME_GUESS_ROOM, local, remote);
+}
+
+bool stat_frame_window_fits(const stat_frame_reader *reader, const stat_frame_globals *guess,
+	const struct iovec *remote, const stat_frame_globals *globals)
+{
+	uintptr_t page_lo = globals->page + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
+	uintptr_t lo = (uintptr_t) remote[1].iov_base, need;
+
+	if (globals->page != guess->page || globals->top > guess->top || globals->top <= page_lo ||
+		globals->current < lo || globals->current >= globals->top) {
+		return false;
+	}
+	/* as much of the stack under the top as a window of this size would take */
+	need = globals->top - page_lo > reader->window_size ? globals->top - reader->window_size : page_lo;
+	return lo <= need;
+}
+
+/* Learn where the previous VM stack page is and how far it was filled (two reads, once a page). */
+static void stat_frame_lower_learn(stat_frame_reader *reader, const stat_frame_globals *globals)
+{
+	struct _zend_vm_stack header;
+
+	reader->page = globals->page;
+	reader->page_prev = 0;
+	if (!stat_frame_read_one(reader, &header, globals->page, sizeof(header)) || header.prev == NULL ||
+		!stat_frame_aligned((uintptr_t) header.prev)) {
+		return;
+	}
+	reader->page_prev = (uintptr_t) header.prev;
+	/* (the copy of that page is viewed as frames at offsets from its start and top: garbage if not aligned) */
+	if (!stat_frame_read_one(reader, &header, reader->page_prev, sizeof(header)) || !stat_frame_aligned((uintptr_t) header.top)) {
+		reader->page_prev = 0;
+		return;
+	}
+	/* saved when the stack moved on to the current page */
+	reader->page_prev_top = (uintptr_t) header.top;
+}
+
+/*
+ * Copy the previous page from `address` (or further down) to its top;
+ * whether it read (not when the address is not on that page, or there is
+ * none: a fiber's stack has no previous page under its first).
+ */
+static bool stat_frame_lower(stat_frame_reader *reader, uintptr_t address)
+{
+	uintptr_t prev_lo = reader->page_prev + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
+	uintptr_t top = reader->page_prev_top, from;
+
+	if (reader->page_prev == 0 || address < prev_lo || address >= top || top - prev_lo > (uintptr_t) 1 << 30) {
+		return false;
+	}
+	from = top - prev_lo > reader->lower_size ? top - reader->lower_size : prev_lo;
+	if (from > address) {
+		/* deeper than last time: take as much as a window holds */
+		from = top - address > STAT_FRAME_WINDOW_MAX ? address : (top - prev_lo > STAT_FRAME_WINDOW_MAX ? top - STAT_FRAME_WINDOW_MAX : prev_lo);
+	}
+	if (top - from > STAT_FRAME_WINDOW_MAX) {
+		return false;
+	}
+	if (stat_frame_read_one(reader, reader->lower, from, top - from)) {
+		reader->lower_lo = from;
+		reader->lower_hi = top;
+	}
+	return true;
+}
+
+/* The frame at address: from the window or the previous page's top, or one extra read into `into`. */
+const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_frame_globals *globals,
+	uintptr_t address, unsigned char *into, size_t bytes, int *extra)
+{
+	uintptr_t page_lo = globals->page + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
+	const unsigned char *copy = NULL;
+	size_t available = 0;
+
+	if (!stat_frame_aligned(address)) {
+		return NULL;
+	}
+
+	if (stat_frame_within(address, reader->window_lo, reader->window_hi)) {
+		copy = reader->window + (address - reader->window_lo);
+		available = reader->window_hi - address;
+	} else if (reader->window_hi && address >= page_lo && address < reader->window_lo && !into) {
+		/* deeper on this page than the window reached: one read of the page under it */
+		if (!stat_frame_within(address, reader->below_lo, reader->below_hi)) {
+			uintptr_t from = reader->window_lo - page_lo > STAT_FRAME_WINDOW_MAX ? reader->window_lo - STAT_FRAME_WINDOW_MAX : page_lo;
+
+			if (from > address) {
+				from = address;
+			}
+			if (reader->window_lo - from <= STAT_FRAME_WINDOW_MAX && *extra < STAT_FRAME_EXTRA_READS) {
+				(*extra)++;
+				if (stat_frame_read_one(reader, reader->below, from, reader->window_lo - from)) {
+					reader->below_lo = from;
+					reader->below_hi = reader->window_lo;
+				}
+			}
+		}
+		if (stat_frame_within(address, reader->below_lo, reader->below_hi)) {
+			copy = reader->below + (address - reader->below_lo);
+			available = reader->below_hi - address;
+		}
+	} else if (reader->window_hi && (address < page_lo || address >= globals->top) && !into) {
+		/* off the current page: the top of the previous one */
+		if (!stat_frame_within(address, reader->lower_lo, reader->lower_hi) &&
+			*extra < STAT_FRAME_EXTRA_READS) {
+			if (reader->page != globals->page) {
+				*extra += 2;
+				stat_frame_lower_learn(reader, globals);
+			}
+			/* (a frame not on the previous page costs its own read below, not two) */
+			if (stat_frame_lower(reader, address)) {
+				(*extra)++;
+			}
+		}
+		if (stat_frame_within(address, reader->lower_lo, reader->lower_hi)) {
+			copy = reader->lower + (address - reader->lower_lo);
+			available = reader->lower_hi - address;
+		}
+	}
+
+	if (copy) {
+		if (into) {
+			memcpy(into, copy, available < bytes ? available : bytes);
+			reader->leaf_bytes = available < bytes ? available : bytes;
+			return (const zend_execute_data *) into;
+		}
+		return (const zend_execute_data *) copy;
+	}
+
+	if (*extra >= STAT_FRAME_EXTRA_READS) {
+		return NULL;
+	}
+	(*extra)++;
+
+	if (into) {
+		struct iovec local = {into, bytes}, remote = {(void *) address, bytes};
+		ssize_t got = stat_frame_readv(reader, &local, &remote, 1);
+
+		if (got < (ssize_t) sizeof(zend_execute_data)) {
+			return NULL;
+		}
+		reader->leaf_bytes = (size_t) got;
+		return (const zend_execute_data *) into;
+	}
+
+	/* reuse the tail of the window buffer as scratch for one frame */
+	if (!stat_frame_read_one(reader, reader->window + STAT_FRAME_WINDOW_MAX, address, sizeof(zend_execute_data))) {
+		return NULL;
+	}
+	return (const zend_execute_data *) (reader->window + STAT_FRAME_WINDOW_MAX);
+}
+
+/* A read size that covers `need` with room to spare: grows at once, shrinks slowly. */
+size_t stat_frame_window_size(size_t size, size_t need)
+{
+	size_t want = need + need / 4 + sizeof(zend_execute_data) + STAT_FRAME_ARGS_BYTES;
+
+	want = (want + 4095) & ~(size_t) 4095;
+	if (want < STAT_FRAME_WINDOW_MIN) {
+		want = STAT_FRAME_WINDOW_MIN;
+	}
+	if (want > STAT_FRAME_WINDOW_MAX) {
+		want = STAT_FRAME_WINDOW_MAX;
+	}
+	if (want > size || want < size / 4) {
+		return want;
+	}
+
+	return size;
+}
