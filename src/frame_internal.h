@@ -52,93 +52,163 @@
 #define STAT_FRAME_WINDOW_FIRST 1024
 #define STAT_FRAME_ARGS_BYTES  (STAT_ARGINFO_MAX * sizeof(zval))
 
+/*
+ * A name cache entry (reader->cache, direct-mapped by function address):
+ * written by stat_frame_names on a miss, read by stat_frame_cache_find
+ * (frame_names.c, and (3) for `type`); the sampler thread only. The request
+ * thread zeroes them all once in 4 billion requests (generation wrap).
+ */
 typedef struct _stat_frame_cache {
-	uint32_t  generation; /* the reader's at the time: older entries are empty */
-	uintptr_t func;
-	uintptr_t name;
-	uintptr_t scope;
-	uintptr_t file;
-	uint8_t   type;
+	uint32_t  generation; /* the reader's at the time: an entry of any other generation is empty */
+	uintptr_t func;       /* the key: the zend_function's address in the engine */
+	/* the engine's pointers when cached, all compared on a hit (a new function at the address misses) */
+	uintptr_t name;       /* func->common.function_name */
+	uintptr_t scope;      /* func->common.scope (the zend_class_entry), 0: none */
+	uintptr_t file;       /* func->op_array.filename, 0 for an internal function */
+	uint8_t   type;       /* func->type: (3) reads no line for a ZEND_INTERNAL_FUNCTION */
+	/* the names interned in the shared arena (STAT_STRING_NONE: none; never STAT_STRING_FULL) */
 	uint32_t  function_ref;
 	uint32_t  scope_ref;
 	uint32_t  file_ref;
 } stat_frame_cache;
 
-/* One frame found on the walk. */
+/*
+ * One frame found on the walk (reader->found[], innermost first), as copied:
+ * the sampler thread writes it during the walk (frame.c) or from `known` for
+ * the outermost frames of a truncated stack, completes it in (3), and reads
+ * it to resolve the frame (frame.c), in stat_frame_outer_same and for the
+ * leaf's arguments. Valid only during the sample that wrote it.
+ */
 typedef struct _stat_frame_found {
-	uintptr_t address;
-	uintptr_t func;
-	uintptr_t opline;
-	uint32_t  num_args;
-	uint32_t  call_info;
-	int       func_index;   /* into funcs[] */
-	bool      want_line;
-	uint32_t  line_from;    /* the frame whose read of the same opline serves this one */
-	uint32_t  line_data[2]; /* lineno, opcode (+ op types) */
-	uintptr_t prev;         /* the caller link copied */
-	bool      have_line;
-	uintptr_t generator;    /* a generator's frame: its zend_generator (0: none, or not checked) */
-	uintptr_t generator_frame; /* that generator's execute_data, read in (3) */
+	uintptr_t address;      /* the frame's zend_execute_data in the engine */
+	uintptr_t func;         /* ex->func: the zend_function's address */
+	uintptr_t opline;       /* ex->opline (an internal function's is its caller's: not followed) */
+	uint32_t  num_args;     /* ZEND_CALL_NUM_ARGS: arguments passed */
+	uint32_t  call_info;    /* ZEND_CALL_INFO: ZEND_CALL_* flags (TOP, GENERATOR, ...) */
+	int       func_index;   /* into funcs[] and func_addresses[], set in (3) */
+	bool      want_line;    /* (3): its opline is to be read (not an internal one's); cleared if that failed */
+	uint32_t  line_from;    /* the frame whose read of the same opline serves this one (or its own index) */
+	uint32_t  line_data[2]; /* the zend_op's lineno, opcode (+ op types), read in (3) */
+	uintptr_t prev;         /* the caller link copied (ex->prev_execute_data) */
+	bool      have_line;    /* after (3): line_data holds this frame's line */
+	uintptr_t generator;    /* a generator's frame: its zend_generator (0: none, or taken from `known`) */
+	uintptr_t generator_frame; /* that generator's execute_data, read in (3): must still be `address` */
 } stat_frame_found;
 
 /*
  * A frame under the cut, with how many frames there are from it to the root.
  * Those nearest the root are also the outermost frames of a truncated
- * stack's sample: their opline and call are kept for that.
+ * stack's sample: their opline and call are kept for that. Written by
+ * stat_frame_count (frame_depth.c) from the frame's head, read by
+ * stat_frame_count_known, stat_frame_outer_same and (3) (frame.c); the
+ * sampler thread only.
  */
 typedef struct _stat_frame_known {
-	uintptr_t address;
-	uintptr_t func;
+	uintptr_t address;   /* the frame's zend_execute_data in the engine */
+	uintptr_t func;      /* its func, prev and opline when counted: a frame met again must match */
 	uintptr_t prev;
 	uintptr_t opline;
-	uint32_t  call_info;
-	uint32_t  num_args;
-	uint32_t  depth;
+	uint32_t  call_info; /* ZEND_CALL_INFO when counted */
+	uint32_t  num_args;  /* ZEND_CALL_NUM_ARGS when counted */
+	uint32_t  depth;     /* frames from this one to the root, both included (>= 1) */
 } stat_frame_known;
 
+/*
+ * A function copied in (3): only its first STAT_FRAME_FUNC_BYTES (to
+ * op_array.line_end) are read, the rest is whatever an earlier copy left.
+ * The sampler thread only.
+ */
 typedef union _stat_frame_func {
-	zend_function function;
-	unsigned char bytes[STAT_FRAME_FUNC_BYTES];
+	zend_function function; /* the view: common, and op_array up to line_end */
+	unsigned char bytes[STAT_FRAME_FUNC_BYTES]; /* what is read */
 } stat_frame_func;
 
+/*
+ * Threads, per member: "R" is the request thread, which writes only in
+ * stat_frame_reader_create (before the sampler thread starts) and
+ * stat_frame_reader_reset (while it is parked, sampler.c); "S" is the
+ * sampler thread, in stat_frame_read. Everything else is S's alone, and
+ * holds only for the sample that wrote it unless said otherwise.
+ */
 struct _stat_frame_reader {
+	/* R at reset (getpid(): a forked child reads itself); S reads the process with it */
 	pid_t            pid;
-	uintptr_t        globals;     /* &EG(vm_stack_top) */
-	uintptr_t        heap;        /* &heap->size, or 0 when the layout did not check out */
-	bool             jit;         /* opcache's JIT runs: oplines may be stale */
-	uintptr_t        fiber_suspend; /* Fiber::suspend(): the only call that detaches a fiber's stack */
-	stat_frame_globals last;      /* the executor's stack state at the last sample */
-	/* counted here, added to the shared counters once per sample */
+	/* R at reset: &EG(vm_stack_top), where stat_frame_globals starts; S reads it in (1) */
+	uintptr_t        globals;
+	/* R at reset: &heap->size (then peak), or 0 when the layout did not check out; S reads it in (1) */
+	uintptr_t        heap;
+	/* R at reset: opcache's JIT runs: oplines may be stale (S keeps such a frame, without a line) */
+	bool             jit;
+	/* R at create: Fiber::suspend(), the only call that detaches a fiber's stack (0: no Fiber class) */
+	uintptr_t        fiber_suspend;
+	/*
+	 * The executor's stack state at the last sample: S after each (1),
+	 * read to guess the next window; page 0 (S on a failed (1), R at reset):
+	 * no guess.
+	 */
+	stat_frame_globals last;
+	/* S: counted here, added to the shared counters and zeroed once per stat_frame_read */
 	uint64_t         reads, hits, misses;
+	/* bytes of the page's top a window takes (4 KiB steps, WINDOW_MIN .. MAX): R at create, S after a walk */
 	size_t           window_size;
-	unsigned char   *window;      /* STAT_FRAME_WINDOW_MAX + a frame with its arguments */
+	/* STAT_FRAME_WINDOW_MAX, then scratch for one frame read alone (stat_frame_at); R allocates */
+	unsigned char   *window;
+	/* S: the engine range the window holds, window[0] at window_lo; 0, 0: none (nor lower, below used) */
 	uintptr_t        window_lo, window_hi;
-	/* the top of the previous VM stack page, when the stack continues there */
+	/*
+	 * The top of the previous VM stack page, when the stack continues there
+	 * (frame_window.c), all written by S: lower (STAT_FRAME_WINDOW_MAX
+	 * bytes) holds lower_lo .. lower_hi (0, 0: none), read with the window
+	 * or by stat_frame_lower. page is the current page that page_prev (0:
+	 * none) and page_prev_top (its top, saved in its header when the stack
+	 * moved on) were learnt for, 0 when not learnt (R at reset). lower_size
+	 * is adapted like window_size (R at create).
+	 */
 	unsigned char   *lower;
 	uintptr_t        lower_lo, lower_hi;
 	uintptr_t        page, page_prev, page_prev_top;
 	size_t           lower_size;
-	unsigned char   *below;       /* the current page under the window; whole pages when counting */
+	/*
+	 * The current page under the window, read by stat_frame_at (below_lo ..
+	 * below_hi, 0, 0: none); whole pages when counting (stat_frame_count,
+	 * which keeps its own range and leaves below_lo/_hi stale: nothing reads
+	 * them after a count in that sample). STAT_FRAME_WINDOW_MAX bytes.
+	 */
+	unsigned char   *below;
 	uintptr_t        below_lo, below_hi;
-	/* frames under the cut of a truncated stack, learnt by counting them once */
-	stat_frame_known *known;
-	uint32_t         *known_index;   /* open addressing: address -> index + 1 */
-	uint32_t          known_count;
-	/* the frames nearest the root, checked again at every use of `known` */
+	/*
+	 * Frames under the cut of a truncated stack, learnt by counting them
+	 * once (S, stat_frame_count) and used by the request's later samples
+	 * until forgotten (stat_frame_forget: S, and R at every reset).
+	 */
+	stat_frame_known *known;         /* STAT_FRAME_KNOWN, in walk order: the last are nearest the root */
+	uint32_t         *known_index;   /* 2 * STAT_FRAME_KNOWN, open addressing: address -> index + 1, 0 empty */
+	uint32_t          known_count;   /* entries of known (and of known_index) in use; 0: nothing known */
+	/*
+	 * The heads (opline .. prev_execute_data) of the frames nearest the
+	 * root, anchors[i] being known[known_count - 1 - i], read again in (3)
+	 * of every sample while something is known; anchor_count of them (0
+	 * unless the count reached the root with every frame remembered);
+	 * anchors_ok: this sample's (3) found them all unchanged (func, prev,
+	 * opline), which stat_frame_count_known requires. All written by S.
+	 */
 	STAT_FRAME_ALIGNED unsigned char anchors[STAT_FRAME_ANCHORS][STAT_FRAME_HEAD_SPAN];
 	uint32_t          anchor_count;
 	bool              anchors_ok;
+	/* S: a copy of the walk's innermost frame (stat_frame_at's `into`: from the window or read alone) */
 	STAT_FRAME_ALIGNED unsigned char leaf[sizeof(zend_execute_data)];
-	size_t           leaf_bytes;
-	stat_frame_found found[STAT_FRAME_SLOTS];
-	stat_frame_func  funcs[STAT_FRAME_SLOTS];
-	uintptr_t        func_addresses[STAT_FRAME_SLOTS];
-	/* per frame: its function, its line, its generator; two heads again; the anchors */
+	size_t           leaf_bytes;  /* S: bytes of leaf copied, by stat_frame_at (nothing reads it now) */
+	stat_frame_found found[STAT_FRAME_SLOTS]; /* S: this sample's frames, innermost first */
+	stat_frame_func  funcs[STAT_FRAME_SLOTS]; /* S, (3): each distinct function of found[] */
+	uintptr_t        func_addresses[STAT_FRAME_SLOTS]; /* S, (3): the engine address of funcs[i] */
+	/* S, (3)'s batch: per frame: its function, its line, its generator; two heads again; the anchors */
 	struct iovec     local[3 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 2], remote[3 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 2];
+	/* S, (3): the heads of found[0] and found[1] copied again: has either call changed meanwhile? */
 	STAT_FRAME_ALIGNED unsigned char leaf_again[STAT_FRAME_HEAD_SPAN];
 	STAT_FRAME_ALIGNED unsigned char caller_again[STAT_FRAME_HEAD_SPAN];
+	/* S: names by function address (slot (func >> 4) % STAT_FRAME_CACHE); R zeroes it on a wrap */
 	stat_frame_cache cache[STAT_FRAME_CACHE];
-	uint32_t         cache_generation;
+	uint32_t         cache_generation; /* R at reset: advanced each request (never 0 after); S reads */
 };
 
 /*
