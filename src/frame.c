@@ -706,11 +706,13 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 				}
 			}
 			/*
-			 * Something was left out, so more frames lie below the cut than
-			 * are kept from its far end: a count that says otherwise came
-			 * from links changed under us (or garbage): torn.
+			 * The walk found more than `want` frames, so the true depth is
+			 * more than that (and more than the frames kept): a count that
+			 * says otherwise came from links changed between the walk and
+			 * the count (or garbage): torn. (Seen under churn on 8.4: 56
+			 * innermost frames, a marker with depth 58, no outermost.)
 			 */
-			if (generators + below <= kept_outer) {
+			if (count + generators + below <= want) {
 				return false;
 			}
 			sample->true_depth = count + generators + below;

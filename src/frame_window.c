@@ -200,6 +200,8 @@ static bool stat_frame_lower(stat_frame_reader *reader, uintptr_t address)
 	if (top - from > STAT_FRAME_WINDOW_MAX) {
 		return false;
 	}
+	/* the buffer is overwritten from here on: a read that fails half-way must leave no range describing it */
+	reader->lower_lo = reader->lower_hi = 0;
 	if (stat_frame_read_one(reader, reader->lower, from, top - from)) {
 		reader->lower_lo = from;
 		reader->lower_hi = top;
@@ -232,6 +234,8 @@ const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_fra
 			}
 			if (reader->window_lo - from <= STAT_FRAME_WINDOW_MAX && *extra < STAT_FRAME_EXTRA_READS) {
 				(*extra)++;
+				/* as above: no range may describe a buffer a failed read half overwrote */
+				reader->below_lo = reader->below_hi = 0;
 				if (stat_frame_read_one(reader, reader->below, from, reader->window_lo - from)) {
 					reader->below_lo = from;
 					reader->below_hi = reader->window_lo;

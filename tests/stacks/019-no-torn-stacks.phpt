@@ -7,6 +7,7 @@ stat.control=0
 <?php
 require __DIR__ . '/stacks.inc';
 
+/* tiny()'s window is the longer: a cheap call is the leaf of few samples */
 $samples = stat_stacks_run(['stat.interval' => '20', 'stat.samples' => '50000'], <<<'PHP'
 <?php
 function tiny($x) {
@@ -15,7 +16,7 @@ function tiny($x) {
 function loop() {
     until(8000);
     for ($i = 1; $i % 1000 || more(); $i++) { crc32('a'); }
-    until(4000);
+    until(16000);
     for ($i = 1; $i % 1000 || more(); $i++) { tiny($i); }
 }
 loop();

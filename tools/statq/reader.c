@@ -270,6 +270,64 @@ static bool statq_reader_finite(json_object *object, const char *key)
 	return json_object_is_type(value, json_type_double) && isfinite(json_object_get_double(value));
 }
 
+/*
+ * json-c 0.18's strict mode refuses any byte above 0x7f inside a string
+ * ("invalid string sequence": the é of a path), 0.16 and 0.19 accept them.
+ * Where this json-c does, statq_reader_parse hands it the line with each
+ * non-ASCII character written as a \u escape (the line is well-formed UTF-8
+ * by then; outside a string an escape is as invalid as the bytes were), so
+ * every json-c reads the same lines. Probed once: -1 unknown, 0 no, 1 yes.
+ */
+static int statq_reader_strict_refuses_utf8 = -1;
+
+static bool statq_reader_needs_ascii(void)
+{
+	if (statq_reader_strict_refuses_utf8 < 0) {
+		static const char probe[] = "\"caf\xc3\xa9\"";
+		json_tokener *tokener = json_tokener_new();
+		json_object *object;
+
+		json_tokener_set_flags(tokener, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+		object = json_tokener_parse_ex(tokener, probe, (int) strlen(probe));
+		statq_reader_strict_refuses_utf8 = object == NULL;
+		json_object_put(object);
+		json_tokener_free(tokener);
+	}
+	return statq_reader_strict_refuses_utf8 == 1;
+}
+
+/* The line with every non-ASCII character (valid UTF-8) as \uXXXX (a surrogate pair above U+FFFF); malloc'd. */
+static char *statq_reader_ascii(const unsigned char *s, size_t length, size_t *out_length)
+{
+	char *out = statq_alloc(length * 6 + 1), *w = out;
+	size_t i = 0;
+
+	while (i < length) {
+		uint32_t c = s[i];
+		size_t n = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+
+		if (n == 1) {
+			*w++ = (char) c;
+			i++;
+			continue;
+		}
+		c &= n == 2 ? 0x1f : n == 3 ? 0x0f : 0x07;
+		for (size_t k = 1; k < n && i + k < length; k++) {
+			c = (c << 6) | (s[i + k] & 0x3f);
+		}
+		i += n;
+		if (c >= 0x10000) {
+			c -= 0x10000;
+			w += sprintf(w, "\\u%04x\\u%04x", 0xd800 + (unsigned) (c >> 10), 0xdc00 + (unsigned) (c & 0x3ff));
+		} else {
+			w += sprintf(w, "\\u%04x", (unsigned) c);
+		}
+	}
+	*w = '\0';
+	*out_length = (size_t) (w - out);
+	return out;
+}
+
 json_tokener *statq_reader_tokener(void)
 {
 	/* strict JSON (no comments, single quotes, NaN, trailing commas), valid UTF-8 */
@@ -282,9 +340,20 @@ json_tokener *statq_reader_tokener(void)
 json_object *statq_reader_parse(json_tokener *tokener, const char *line, size_t length)
 {
 	json_object *object;
+	char *ascii = NULL;
 
 	if (!statq_reader_utf8((const unsigned char *) line, length) || !statq_reader_rfc8259(line, length)) {
 		return NULL;
+	}
+	if (statq_reader_needs_ascii()) {
+		size_t i;
+
+		for (i = 0; i < length && (unsigned char) line[i] < 0x80; i++) {
+		}
+		if (i < length) {
+			ascii = statq_reader_ascii((const unsigned char *) line, length, &length);
+			line = ascii;
+		}
 	}
 	json_tokener_reset(tokener);
 	object = json_tokener_parse_ex(tokener, line, (int) length);
@@ -301,6 +370,7 @@ json_object *statq_reader_parse(json_tokener *tokener, const char *line, size_t 
 			object = NULL;
 		}
 	}
+	free(ascii);
 	return object;
 }
 
