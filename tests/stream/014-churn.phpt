@@ -39,7 +39,7 @@ while ((microtime(true) - $start < 3.0 || stat\counters()['samples_written'] < 1
     }
     /* eval defining functions */
     eval("function ev_$round(int \$n): int { \$t = 0; for (\$i = 0; \$i < \$n; \$i++) { \$t += \$i; } return \$t; }");
-    ("ev_$round")(300);
+    ("ev_$round")(3000); /* long enough to be sampled in every run, even under the sanitizers */
     /* generators */
     foreach (gen(100) as $k => $v) { strlen($v); }
     /* fibers */
