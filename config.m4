@@ -74,6 +74,8 @@ if test "$PHP_STAT" != "no"; then
     src/sampler.c \
     src/sample.c \
     src/buffer.c \
+    src/address.c \
+    src/socket.c \
     src/listener.c \
     src/clients.c \
     src/stream.c \

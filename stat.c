@@ -1,7 +1,7 @@
 /*
  * stat.c: the extension's entry points. They dispatch to src/, where each
  * concept lives (see src/memory.h for the shared mapping, src/sampler.h for
- * the sampling thread, src/listener.h for the sockets; TECHNOTES.md for how
+ * the sampling thread, src/listener.h for the listener; TECHNOTES.md for how
  * they fit). This file also still holds this process's socket state (for
  * phpinfo() and stat\settings()), the watch on the listener, and the making
  * of the request record (stat_request_record), which issue 16 moves out.
