@@ -59,7 +59,7 @@ if test "$PHP_STAT" != "no"; then
   STAT_SOURCES="\
     stat.c \
     src/clock.c \
-    src/memory.c \
+    src/mapping.c \
     src/settings.c \
     src/strings.c \
     src/ring.c \

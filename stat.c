@@ -2,7 +2,7 @@
  * stat.c: the extension's entry points. Each only dispatches to the areas in
  * src/, where each concept lives, through their startup and shutdown
  * functions (stat_<area>_minit, _rinit, _rshutdown, _mshutdown):
- * settings.c (the INI settings), memory.c (the shared mapping), sample.c
+ * settings.c (the INI settings), mapping.c (the shared mapping), sample.c
  * (the encoder's tables), request.c (this request: its sampler and its
  * record), endpoints.c (this process's sockets and its side of the
  * listener), dump.c (stat.dump), warnings.c (startup warnings under
@@ -28,6 +28,7 @@
 
 #include "src/settings.h"
 #include "src/memory.h"
+#include "src/mapping.h"
 #include "src/clock.h"
 #include "src/strings.h"
 #include "src/samplers.h"
@@ -71,7 +72,7 @@ static void stat_startup(int module_number)
 
 	stat_sample_minit();
 
-	if (!stat_memory_minit(error, sizeof(error))) {
+	if (!stat_mapping_minit(error, sizeof(error))) {
 		stat_warning("stat: %s; stat is disabled", error);
 		return;
 	}
@@ -100,7 +101,7 @@ static PHP_MSHUTDOWN_FUNCTION(stat)
 		stat_dump_mshutdown(owner);
 		stat_sample_texts_free();
 		stat_endpoints_mshutdown(owner);
-		stat_memory_mshutdown();
+		stat_mapping_mshutdown();
 	}
 
 	stat_settings_mshutdown(module_number);
