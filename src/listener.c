@@ -61,32 +61,20 @@ static struct {
 	int alive;
 } stat_listener = {-1};
 
-static struct pollfd *stat_listener_fds(size_t *capacity, size_t need)
-{
-	static struct pollfd *fds = NULL;
-
-	if (need > *capacity) {
-		struct pollfd *grown = realloc(fds, need * sizeof(*grown));
-
-		if (!grown) {
-			return NULL;
-		}
-		fds = grown;
-		*capacity = need;
-	}
-
-	return fds;
-}
+/* The kinds of client in the poll set, in this order after the listener's own entries. */
+static const stat_clients_kind stat_listener_streams = {stat_stream_count, stat_stream_poll, stat_stream_events};
+static const stat_clients_kind stat_listener_controls = {stat_control_count, stat_control_poll, stat_control_events};
+static const stat_clients_kind *const stat_listener_kinds[] = {&stat_listener_streams, &stat_listener_controls};
 
 /* Give stream clients what is left, until drained or the deadline. */
 static void stat_listener_drain(void)
 {
 	uint64_t deadline = stat_clock_now() + STAT_LISTENER_DRAIN_NS;
-	size_t capacity = 0;
+	/* the stream clients only, after no entry of the listener's own */
+	stat_clients_set set = {.kinds = stat_listener_kinds, .kinds_count = 1, .fixed = 0};
 
 	for (;;) {
 		uint64_t now = stat_clock_now();
-		struct pollfd *fds;
 		size_t n;
 
 		stat_stream_fill(now);
@@ -94,20 +82,21 @@ static void stat_listener_drain(void)
 			break;
 		}
 
-		fds = stat_listener_fds(&capacity, stat_stream_count() + 1);
-		if (!fds) {
+		n = stat_clients_set_fill(&set);
+		if (n == 0) {
 			break;
 		}
-		n = stat_stream_poll(fds);
-		poll(fds, n, 5);
-		stat_stream_events(fds, n);
+		poll(set.fds, n, 5);
+		stat_clients_set_events(&set);
 	}
+	stat_clients_set_free(&set);
 }
 
 /* The listener's life: serve until every PHP process sharing stat is gone. */
 static void stat_listener_main(int alive, stat_socket *stream, stat_socket *control)
 {
-	size_t capacity = 0;
+	/* fds[0] the alive pipe, [1] the stream socket, [2] the control socket, then the clients */
+	stat_clients_set set = {.kinds = stat_listener_kinds, .kinds_count = 2, .fixed = 3};
 	bool stopping = false;
 	uint64_t now;
 
@@ -116,36 +105,30 @@ static void stat_listener_main(int alive, stat_socket *stream, stat_socket *cont
 	stat_status_start(stream->fd >= 0 ? stream->address.text : "", control->fd >= 0 ? control->address.text : "");
 	while (!stopping) {
 		stat_atomic_store(&stat_memory->listener.heartbeat, stat_clock_now());
-		size_t streams = stat_stream_count(), controls = stat_control_count();
-		struct pollfd *fds = stat_listener_fds(&capacity, 3 + streams + controls);
-		size_t base = 3, n;
-		int timeout = streams ? STAT_LISTENER_TICK_MS : STAT_LISTENER_IDLE_MS;
+		int timeout = stat_stream_count() ? STAT_LISTENER_TICK_MS : STAT_LISTENER_IDLE_MS;
+		size_t n = stat_clients_set_fill(&set);
 
-		if (!fds) {
+		if (n == 0) {
 			break;
 		}
 
-		fds[0] = (struct pollfd) {alive, POLLIN, 0};
-		fds[1] = (struct pollfd) {stream->fd, POLLIN, 0};
-		fds[2] = (struct pollfd) {control->fd, POLLIN, 0};
-		streams = stat_stream_poll(fds + base);
-		controls = stat_control_poll(fds + base + streams);
-		n = base + streams + controls;
+		set.fds[0] = (struct pollfd) {alive, POLLIN, 0};
+		set.fds[1] = (struct pollfd) {stream->fd, POLLIN, 0};
+		set.fds[2] = (struct pollfd) {control->fd, POLLIN, 0};
 
-		if (poll(fds, n, timeout) < 0 && errno != EINTR) {
+		if (poll(set.fds, n, timeout) < 0 && errno != EINTR) {
 			break;
 		}
 
-		if (fds[0].revents) {
+		if (set.fds[0].revents) {
 			/* the last write end closed: no PHP process is left to sample */
 			stopping = true;
 		}
-		stat_stream_events(fds + base, streams);
-		stat_control_events(fds + base + streams, controls);
-		if (!stopping && (fds[1].revents & POLLIN)) {
+		stat_clients_set_events(&set);
+		if (!stopping && (set.fds[1].revents & POLLIN)) {
 			stat_stream_accept(stream->fd);
 		}
-		if (!stopping && (fds[2].revents & POLLIN)) {
+		if (!stopping && (set.fds[2].revents & POLLIN)) {
 			stat_control_accept(control->fd);
 		}
 
@@ -153,6 +136,7 @@ static void stat_listener_main(int alive, stat_socket *stream, stat_socket *cont
 		stat_stream_fill(now);
 		stat_control_expire(now);
 	}
+	stat_clients_set_free(&set);
 
 	/* no new clients (and free the addresses for a PHP that starts again), then drain */
 	stat_socket_close(stream);
