@@ -59,7 +59,7 @@ if test "$PHP_STAT" != "no"; then
   STAT_SOURCES="\
     stat.c \
     src/clock.c \
-    src/memory.c \
+    src/mapping.c \
     src/settings.c \
     src/strings.c \
     src/ring.c \
@@ -72,9 +72,13 @@ if test "$PHP_STAT" != "no"; then
     src/frame_generators.c \
     src/frame_args.c \
     src/sampler.c \
+    src/request.c \
     src/sample.c \
     src/buffer.c \
+    src/address.c \
+    src/socket.c \
     src/listener.c \
+    src/endpoints.c \
     src/clients.c \
     src/stream.c \
     src/dump.c \

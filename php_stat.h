@@ -17,4 +17,17 @@ extern zend_module_entry stat_module_entry;
 ZEND_TSRMLS_CACHE_EXTERN()
 #endif
 
+/*
+ * The request thread's state (one per thread under ZTS): written and read
+ * by the request thread only, through src/request.c.
+ */
+ZEND_BEGIN_MODULE_GLOBALS(stat)
+	struct _stat_sampler *sampler;        /* this thread's sampler, made at its first sampled request; NULL none */
+	uint64_t              request;        /* the request's id in the shared table once recorded; 0 not yet */
+	uint64_t              request_start;  /* stat's clock at RINIT */
+ZEND_END_MODULE_GLOBALS(stat)
+
+ZEND_EXTERN_MODULE_GLOBALS(stat)
+#define STAT_G(v) ZEND_MODULE_GLOBALS_ACCESSOR(stat, v)
+
 #endif

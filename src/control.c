@@ -161,7 +161,7 @@ static bool stat_control_read(stat_control_client *client)
 	unsigned char buffer[STAT_CONTROL_MESSAGE * 64];
 	int rounds;
 
-	/* bounded: a flooding client cannot keep the thread from its other work */
+	/* bounded: a flooding client cannot keep the listener from its other clients */
 	for (rounds = 0; rounds < 16; rounds++) {
 		ssize_t n = recv(client->fd, buffer, sizeof(buffer), MSG_DONTWAIT);
 		size_t i;

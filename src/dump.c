@@ -1,5 +1,7 @@
 /*
- * dump.c: see dump.h. The PHP process's main thread, at MINIT and MSHUTDOWN.
+ * dump.c: see dump.h. The PHP process's main thread, at MINIT and MSHUTDOWN:
+ * stat_dump_minit checks and copies the descriptor, stat_dump_mshutdown
+ * writes the ring (stat_dump_write) and closes the copy.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +23,8 @@
 #include "sample.h"
 #include "buffer.h"
 #include "clock.h"
+#include "settings.h"
+#include "warnings.h"
 
 /* encoded lines are written in batches of about this many bytes */
 #define STAT_DUMP_BATCH  65536
@@ -275,4 +279,55 @@ bool stat_dump_write(int fd, int named, uint64_t deadline, char *error, size_t e
 	free(dump.lines);
 	free(sample);
 	return complete;
+}
+
+/* ---- the dump's startup and shutdown (main thread) ---- */
+
+#define STAT_DUMP_ERROR_SIZE 512
+
+/* stat.dump's descriptor is usable (checked in MINIT) */
+static bool stat_dump_ok = false;
+/* stat.dump's descriptor as it was at startup (a copy), written at exit */
+static int stat_dump_fd = -1;
+
+void stat_dump_minit(void)
+{
+	char error[STAT_DUMP_ERROR_SIZE];
+
+	if (stat_settings_get()->dump > 0) {
+		stat_dump_ok = stat_dump_usable(stat_settings_get()->dump, error, sizeof(error));
+		if (!stat_dump_ok) {
+			stat_warning("stat.dump: %s; the ring will not be written at exit", error);
+		} else {
+			/*
+			 * A copy of the descriptor, kept to the end: a script that closes
+			 * the one given (fclose(STDOUT) with stat.dump=1) and opens a file
+			 * that takes its number must not get the ring written into it.
+			 */
+			stat_dump_fd = fcntl(stat_settings_get()->dump, F_DUPFD_CLOEXEC, 3);
+			if (stat_dump_fd < 0) {
+				stat_warning("stat.dump: cannot keep a copy of file descriptor %d (%s); the ring will not be written at exit",
+					stat_settings_get()->dump, strerror(errno));
+				stat_dump_ok = false;
+			}
+		}
+	}
+}
+
+void stat_dump_mshutdown(bool owner)
+{
+	const stat_settings *settings = stat_settings_get();
+
+	if (owner && settings->dump > 0 && stat_dump_ok) {
+		char error[STAT_DUMP_ERROR_SIZE];
+
+		if (!stat_dump_write(stat_dump_fd, settings->dump, stat_clock_now() + 2 * STAT_NS_PER_SEC, error, sizeof(error))) {
+			/* the log, not the output: PHP's output is closed by now */
+			stat_log("stat.dump: %s", error);
+		}
+	}
+	if (stat_dump_fd >= 0) {
+		close(stat_dump_fd);
+		stat_dump_fd = -1;
+	}
 }

@@ -20,6 +20,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * MINIT, with stat.dump set: check its descriptor and keep a copy of it
+ * (a warning says why the ring will not be written, if it will not).
+ */
+void stat_dump_minit(void);
+
+/*
+ * MSHUTDOWN, before the mapping is unmapped: the process that mapped stat
+ * (owner) writes the ring to the copy, for at most 2 seconds (a failure goes
+ * to PHP's error log: its output is closed by now); every process closes its
+ * copy.
+ */
+void stat_dump_mshutdown(bool owner);
+
 /* MINIT: whether fd can be written to (open, not read-only); false with the reason. */
 bool stat_dump_usable(int fd, char *error, size_t error_size);
 

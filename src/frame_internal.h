@@ -197,7 +197,6 @@ struct _stat_frame_reader {
 	bool              anchors_ok;
 	/* S: a copy of the walk's innermost frame (stat_frame_at's `into`: from the window or read alone) */
 	STAT_FRAME_ALIGNED unsigned char leaf[sizeof(zend_execute_data)];
-	size_t           leaf_bytes;  /* S: bytes of leaf copied, by stat_frame_at (nothing reads it now) */
 	stat_frame_found found[STAT_FRAME_SLOTS]; /* S: this sample's frames, innermost first */
 	stat_frame_func  funcs[STAT_FRAME_SLOTS]; /* S, (3): each distinct function of found[] */
 	uintptr_t        func_addresses[STAT_FRAME_SLOTS]; /* S, (3): the engine address of funcs[i] */

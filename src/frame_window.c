@@ -268,7 +268,6 @@ const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_fra
 	if (copy) {
 		if (into) {
 			memcpy(into, copy, available < bytes ? available : bytes);
-			reader->leaf_bytes = available < bytes ? available : bytes;
 			return (const zend_execute_data *) into;
 		}
 		return (const zend_execute_data *) copy;
@@ -286,7 +285,6 @@ const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_fra
 		if (got < (ssize_t) sizeof(zend_execute_data)) {
 			return NULL;
 		}
-		reader->leaf_bytes = (size_t) got;
 		return (const zend_execute_data *) into;
 	}
 

@@ -1,9 +1,9 @@
 /*
- * listener.c: addresses, listening sockets and the listener process.
+ * listener.c: the listener process (see listener.h).
  *
- * stat_address_parse and stat_socket_open run in MINIT, before any fork.
- * stat_listener_start then starts the listener (forked twice, so that it is
- * not a child of the PHP process that PHP code or php-fpm could reap): a small process (named
+ * stat_listener_start runs in MINIT, after the sockets are open (socket.c),
+ * and starts the listener (forked twice, so that it is not a child of the
+ * PHP process that PHP code or php-fpm could reap): a small process (named
  * "stat listener") that owns the listening sockets and serves every stream
  * and control client with poll(), reading the shared ring. It never runs PHP
  * code. It lives as long as any PHP process shares stat: each of them holds
@@ -13,23 +13,25 @@
  * pcntl_fork() children all keep it serving, and PHP's own exit never waits
  * for a client: the listener gives stream clients their backlog afterwards,
  * for at most about a second.
+ *
+ * Who runs what: stat_listener_start, the main thread in MINIT; the loop
+ * (main, drain, detach), the listener process only; stat_listener_state and
+ * stat_listener_gone, any thread of any process (they read the shared
+ * listener state, memory.h); stat_listener_release, every PHP process at
+ * MSHUTDOWN. The listener writes its pid and heartbeat into the shared
+ * mapping; nobody else writes them after MINIT.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <netdb.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 #include <dirent.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include <netinet/in.h>
 
 #include "listener.h"
 #include "clients.h"
@@ -40,296 +42,6 @@
 #include "memory.h"
 #include "atomic.h"
 
-#define STAT_SCHEME_UNIX "unix://"
-#define STAT_SCHEME_TCP  "tcp://"
-
-/* startup waits at most this long (25 x 10 ms) for an address a restarting listener holds */
-#define STAT_SOCKET_RETRIES  25
-#define STAT_SOCKET_RETRY_US 10000
-
-static bool stat_address_unix(const char *path, stat_address *address, char *error, size_t error_size)
-{
-	struct sockaddr_un *sun = (struct sockaddr_un *) &address->addr;
-	size_t length = strlen(path);
-
-	if (length == 0) {
-		snprintf(error, error_size, "the unix socket path is empty");
-		return false;
-	}
-	if (length >= sizeof(sun->sun_path)) {
-		snprintf(error, error_size, "the unix socket path is %zu bytes, longer than the %zu a socket address holds",
-			length, sizeof(sun->sun_path) - 1);
-		return false;
-	}
-
-	sun->sun_family = AF_UNIX;
-	memcpy(sun->sun_path, path, length + 1);
-	address->family = AF_UNIX;
-	address->length = (socklen_t) (offsetof(struct sockaddr_un, sun_path) + length + 1);
-	snprintf(address->text, sizeof(address->text), "unix://%s", path);
-
-	return true;
-}
-
-static bool stat_address_tcp(const char *hostport, stat_address *address, char *error, size_t error_size)
-{
-	char host[128];
-	const char *colon, *port;
-	size_t host_length;
-	struct addrinfo hints, *result = NULL;
-	char *end = NULL;
-	long number;
-	int rc;
-
-	if (hostport[0] == '[') {
-		const char *close = strchr(hostport, ']');
-
-		if (!close || close[1] != ':') {
-			snprintf(error, error_size, "an IPv6 address must be written [address]:port");
-			return false;
-		}
-		host_length = (size_t) (close - hostport - 1);
-		if (host_length >= sizeof(host)) {
-			snprintf(error, error_size, "the host name is %zu bytes, longer than the %zu allowed", host_length, sizeof(host) - 1);
-			return false;
-		}
-		memcpy(host, hostport + 1, host_length);
-		port = close + 2;
-	} else {
-		colon = strrchr(hostport, ':');
-		if (!colon) {
-			snprintf(error, error_size, "a tcp address needs a port (tcp://host:port)");
-			return false;
-		}
-		host_length = (size_t) (colon - hostport);
-		if (host_length == 0) {
-			snprintf(error, error_size, "a tcp address needs a host (tcp://host:port)");
-			return false;
-		}
-		if (host_length >= sizeof(host)) {
-			snprintf(error, error_size, "the host name is %zu bytes, longer than the %zu allowed", host_length, sizeof(host) - 1);
-			return false;
-		}
-		memcpy(host, hostport, host_length);
-		port = colon + 1;
-	}
-	host[host_length] = '\0';
-
-	errno = 0;
-	number = strtol(port, &end, 10);
-	/* digits only: strtol would take " 80" or "+80" */
-	if (*port < '0' || *port > '9' || *end != '\0' || errno != 0 || number < 0 || number > 65535) {
-		snprintf(error, error_size, "the port must be a number from 0 to 65535");
-		return false;
-	}
-
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_flags = AI_NUMERICSERV | AI_PASSIVE;
-
-	rc = getaddrinfo(host, port, &hints, &result);
-	if (rc != 0 || !result) {
-		snprintf(error, error_size, "cannot resolve host '%s' (%s)", host, gai_strerror(rc));
-		if (result) {
-			freeaddrinfo(result);
-		}
-		return false;
-	}
-
-	memcpy(&address->addr, result->ai_addr, result->ai_addrlen);
-	address->length = result->ai_addrlen;
-	address->family = result->ai_family;
-	freeaddrinfo(result);
-
-	snprintf(address->text, sizeof(address->text), "tcp://%s%s%s:%ld",
-		address->family == AF_INET6 ? "[" : "", host,
-		address->family == AF_INET6 ? "]" : "", number);
-
-	return true;
-}
-
-bool stat_address_parse(const char *value, stat_address *address, char *error, size_t error_size)
-{
-	memset(address, 0, sizeof(*address));
-
-	if (value == NULL || value[0] == '\0' || strcmp(value, "0") == 0) {
-		return true;
-	}
-
-	if (strncmp(value, STAT_SCHEME_UNIX, sizeof(STAT_SCHEME_UNIX) - 1) == 0) {
-		return stat_address_unix(value + sizeof(STAT_SCHEME_UNIX) - 1, address, error, error_size);
-	}
-	if (strncmp(value, STAT_SCHEME_TCP, sizeof(STAT_SCHEME_TCP) - 1) == 0) {
-		return stat_address_tcp(value + sizeof(STAT_SCHEME_TCP) - 1, address, error, error_size);
-	}
-	if (strstr(value, "://")) {
-		snprintf(error, error_size, "unknown scheme (use unix:// or tcp://)");
-		return false;
-	}
-
-	return stat_address_unix(value, address, error, error_size);
-}
-
-/* A unix socket file already there: replace it if nobody listens on it. */
-static bool stat_socket_clear(const stat_address *address, char *error, size_t error_size)
-{
-	const char *path = ((const struct sockaddr_un *) &address->addr)->sun_path;
-	struct stat st;
-	int probe, attempt;
-
-	if (lstat(path, &st) != 0) {
-		return true;
-	}
-	if (!S_ISSOCK(st.st_mode)) {
-		snprintf(error, error_size, "%s exists and is not a socket; it is left alone", path);
-		return false;
-	}
-
-	/* a listener of a PHP that is restarting (FPM reload) lets go within moments */
-	for (attempt = 0; ; attempt++) {
-		bool used;
-
-		probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (probe < 0) {
-			snprintf(error, error_size, "socket(): %s", strerror(errno));
-			return false;
-		}
-		used = connect(probe, (const struct sockaddr *) &address->addr, address->length) == 0 || errno == EAGAIN;
-		close(probe);
-		if (!used) {
-			break;
-		}
-		if (attempt == STAT_SOCKET_RETRIES) {
-			snprintf(error, error_size, "%s is in use by another process", path);
-			return false;
-		}
-		usleep(STAT_SOCKET_RETRY_US);
-	}
-
-	if (unlink(path) != 0 && errno != ENOENT) {
-		snprintf(error, error_size, "cannot replace stale socket %s: %s", path, strerror(errno));
-		return false;
-	}
-
-	return true;
-}
-
-bool stat_socket_open(stat_socket *sock, const stat_address *address, mode_t mode, gid_t group, char *error, size_t error_size)
-{
-	int fd, one = 1;
-
-	sock->fd = -1;
-	sock->address = *address;
-	sock->dev = 0;
-	sock->ino = 0;
-
-	if (address->family == 0) {
-		return true;
-	}
-
-	if (address->family == AF_UNIX && !stat_socket_clear(address, error, error_size)) {
-		return false;
-	}
-
-	fd = socket(address->family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		snprintf(error, error_size, "socket(): %s", strerror(errno));
-		return false;
-	}
-
-	if (address->family == AF_UNIX) {
-		const char *path = ((const struct sockaddr_un *) &address->addr)->sun_path;
-		struct stat st;
-		/* MINIT is single threaded: the umask keeps the socket private until chmod */
-		mode_t old = umask(0177);
-		int rc = bind(fd, (const struct sockaddr *) &address->addr, address->length);
-
-		umask(old);
-		if (rc != 0) {
-			snprintf(error, error_size, "bind(%s): %s", path, strerror(errno));
-			close(fd);
-			return false;
-		}
-		if (group != (gid_t) -1 && chown(path, (uid_t) -1, group) != 0) {
-			snprintf(error, error_size, "cannot give %s to group %ld (stat.socket_group): %s; PHP must start as root "
-				"or as a member of that group", path, (long) group, strerror(errno));
-			close(fd);
-			unlink(path);
-			return false;
-		}
-		if (chmod(path, mode) != 0) {
-			snprintf(error, error_size, "chmod(%s, %04o): %s", path, (unsigned) mode, strerror(errno));
-			close(fd);
-			unlink(path);
-			return false;
-		}
-		if (lstat(path, &st) == 0) {
-			sock->dev = st.st_dev;
-			sock->ino = st.st_ino;
-		}
-	} else {
-		int attempt = 0, rc;
-
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		while ((rc = bind(fd, (const struct sockaddr *) &address->addr, address->length)) != 0 &&
-			errno == EADDRINUSE && attempt++ < STAT_SOCKET_RETRIES) {
-			usleep(STAT_SOCKET_RETRY_US);
-		}
-		if (rc != 0) {
-			snprintf(error, error_size, "bind(%s): %s", address->text, strerror(errno));
-			close(fd);
-			return false;
-		}
-	}
-
-	if (address->family != AF_UNIX) {
-		/* name the port really bound (tcp://host:0 lets the kernel choose) */
-		struct sockaddr_storage bound;
-		socklen_t length = sizeof(bound);
-		char host[64];
-
-		if (getsockname(fd, (struct sockaddr *) &bound, &length) == 0 &&
-			getnameinfo((struct sockaddr *) &bound, length, host, sizeof(host), NULL, 0, NI_NUMERICHOST) == 0) {
-			unsigned port = ntohs(bound.ss_family == AF_INET6
-				? ((struct sockaddr_in6 *) &bound)->sin6_port : ((struct sockaddr_in *) &bound)->sin_port);
-
-			snprintf(sock->address.text, sizeof(sock->address.text), "tcp://%s%s%s:%u",
-				bound.ss_family == AF_INET6 ? "[" : "", host, bound.ss_family == AF_INET6 ? "]" : "", port);
-		}
-	}
-
-	if (listen(fd, 128) != 0) {
-		snprintf(error, error_size, "listen(%s): %s", address->text, strerror(errno));
-		close(fd);
-		stat_socket_close(&(stat_socket) { .fd = -1, .address = *address, .dev = sock->dev, .ino = sock->ino });
-		return false;
-	}
-
-	sock->fd = fd;
-	return true;
-}
-
-void stat_socket_close(stat_socket *sock)
-{
-	if (sock->fd >= 0) {
-		close(sock->fd);
-		sock->fd = -1;
-	}
-
-	if (sock->address.family == AF_UNIX && sock->ino != 0) {
-		const char *path = ((const struct sockaddr_un *) &sock->address.addr)->sun_path;
-		struct stat st;
-
-		/* only the file we created: another process may have replaced it */
-		if (lstat(path, &st) == 0 && st.st_dev == sock->dev && st.st_ino == sock->ino) {
-			unlink(path);
-		}
-		sock->ino = 0;
-	}
-}
-
-/* ---- the listener process ---- */
 
 /* a listener whose last round is older than this is not serving (it rounds at least every second) */
 #define STAT_LISTENER_LATE_NS (3 * 1000 * 1000 * 1000ULL)
@@ -349,32 +61,20 @@ static struct {
 	int alive;
 } stat_listener = {-1};
 
-static struct pollfd *stat_listener_fds(size_t *capacity, size_t need)
-{
-	static struct pollfd *fds = NULL;
-
-	if (need > *capacity) {
-		struct pollfd *grown = realloc(fds, need * sizeof(*grown));
-
-		if (!grown) {
-			return NULL;
-		}
-		fds = grown;
-		*capacity = need;
-	}
-
-	return fds;
-}
+/* The kinds of client in the poll set, in this order after the listener's own entries. */
+static const stat_clients_kind stat_listener_streams = {stat_stream_count, stat_stream_poll, stat_stream_events};
+static const stat_clients_kind stat_listener_controls = {stat_control_count, stat_control_poll, stat_control_events};
+static const stat_clients_kind *const stat_listener_kinds[] = {&stat_listener_streams, &stat_listener_controls};
 
 /* Give stream clients what is left, until drained or the deadline. */
 static void stat_listener_drain(void)
 {
 	uint64_t deadline = stat_clock_now() + STAT_LISTENER_DRAIN_NS;
-	size_t capacity = 0;
+	/* the stream clients only, after no entry of the listener's own */
+	stat_clients_set set = {.kinds = stat_listener_kinds, .kinds_count = 1, .fixed = 0};
 
 	for (;;) {
 		uint64_t now = stat_clock_now();
-		struct pollfd *fds;
 		size_t n;
 
 		stat_stream_fill(now);
@@ -382,20 +82,21 @@ static void stat_listener_drain(void)
 			break;
 		}
 
-		fds = stat_listener_fds(&capacity, stat_stream_count() + 1);
-		if (!fds) {
+		n = stat_clients_set_fill(&set);
+		if (n == 0) {
 			break;
 		}
-		n = stat_stream_poll(fds);
-		poll(fds, n, 5);
-		stat_stream_events(fds, n);
+		poll(set.fds, n, 5);
+		stat_clients_set_events(&set);
 	}
+	stat_clients_set_free(&set);
 }
 
 /* The listener's life: serve until every PHP process sharing stat is gone. */
 static void stat_listener_main(int alive, stat_socket *stream, stat_socket *control)
 {
-	size_t capacity = 0;
+	/* fds[0] the alive pipe, [1] the stream socket, [2] the control socket, then the clients */
+	stat_clients_set set = {.kinds = stat_listener_kinds, .kinds_count = 2, .fixed = 3};
 	bool stopping = false;
 	uint64_t now;
 
@@ -404,36 +105,30 @@ static void stat_listener_main(int alive, stat_socket *stream, stat_socket *cont
 	stat_status_start(stream->fd >= 0 ? stream->address.text : "", control->fd >= 0 ? control->address.text : "");
 	while (!stopping) {
 		stat_atomic_store(&stat_memory->listener.heartbeat, stat_clock_now());
-		size_t streams = stat_stream_count(), controls = stat_control_count();
-		struct pollfd *fds = stat_listener_fds(&capacity, 3 + streams + controls);
-		size_t base = 3, n;
-		int timeout = streams ? STAT_LISTENER_TICK_MS : STAT_LISTENER_IDLE_MS;
+		int timeout = stat_stream_count() ? STAT_LISTENER_TICK_MS : STAT_LISTENER_IDLE_MS;
+		size_t n = stat_clients_set_fill(&set);
 
-		if (!fds) {
+		if (n == 0) {
 			break;
 		}
 
-		fds[0] = (struct pollfd) {alive, POLLIN, 0};
-		fds[1] = (struct pollfd) {stream->fd, POLLIN, 0};
-		fds[2] = (struct pollfd) {control->fd, POLLIN, 0};
-		streams = stat_stream_poll(fds + base);
-		controls = stat_control_poll(fds + base + streams);
-		n = base + streams + controls;
+		set.fds[0] = (struct pollfd) {alive, POLLIN, 0};
+		set.fds[1] = (struct pollfd) {stream->fd, POLLIN, 0};
+		set.fds[2] = (struct pollfd) {control->fd, POLLIN, 0};
 
-		if (poll(fds, n, timeout) < 0 && errno != EINTR) {
+		if (poll(set.fds, n, timeout) < 0 && errno != EINTR) {
 			break;
 		}
 
-		if (fds[0].revents) {
+		if (set.fds[0].revents) {
 			/* the last write end closed: no PHP process is left to sample */
 			stopping = true;
 		}
-		stat_stream_events(fds + base, streams);
-		stat_control_events(fds + base + streams, controls);
-		if (!stopping && (fds[1].revents & POLLIN)) {
+		stat_clients_set_events(&set);
+		if (!stopping && (set.fds[1].revents & POLLIN)) {
 			stat_stream_accept(stream->fd);
 		}
-		if (!stopping && (fds[2].revents & POLLIN)) {
+		if (!stopping && (set.fds[2].revents & POLLIN)) {
 			stat_control_accept(control->fd);
 		}
 
@@ -441,6 +136,7 @@ static void stat_listener_main(int alive, stat_socket *stream, stat_socket *cont
 		stat_stream_fill(now);
 		stat_control_expire(now);
 	}
+	stat_clients_set_free(&set);
 
 	/* no new clients (and free the addresses for a PHP that starts again), then drain */
 	stat_socket_close(stream);

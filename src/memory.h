@@ -1,7 +1,7 @@
 /*
  * memory.h: the one shared mapping.
  *
- * MINIT maps a single MAP_SHARED|MAP_ANONYMOUS region that every process
+ * MINIT (mapping.c) maps a single MAP_SHARED|MAP_ANONYMOUS region that every process
  * forked afterwards (an FPM pool, pcntl_fork children, the listener) shares
  * at the same address. It holds, in order, each part 64-byte aligned: this
  * header (live settings, counters, the listener's state), the request table,
@@ -89,18 +89,14 @@ typedef struct _stat_shared {
 	stat_live      live;
 	stat_counters  counters;
 	stat_listener_shared listener;
-	/* the parts, at fixed offsets from the header (memory.c) */
+	/* the parts, at fixed offsets from the header (mapping.c) */
 	stat_requests *requests;
 	stat_samplers *samplers;
 	stat_ring     *ring;
 	stat_strings  *strings;
 } stat_shared;
 
-/* MINIT: map and initialise; false (with a reason) leaves stat disabled. */
-bool stat_memory_minit(char *error, size_t error_size);
-void stat_memory_mshutdown(void);
-
-/* NULL when stat is disabled in this process. Any thread. */
+/* The mapping, made by mapping.c in MINIT; NULL when stat is disabled in this process. Any thread. */
 extern stat_shared *stat_memory;
 
 #define STAT_COUNTER(name) (&stat_memory->counters.name)

@@ -18,7 +18,7 @@ typedef struct _stat_request_slot {
 } stat_request_slot;
 
 struct _stat_requests {
-	uint64_t          records;  /* slots (memory.c: stat.samples / 4, from 256 to 65536); set in MINIT */
+	uint64_t          records;  /* slots (mapping.c: stat.samples / 4, from 256 to 65536); set in MINIT */
 	stat_atomic_u64   next;     /* the next id (from 1): request threads fetch-add it */
 	stat_request_slot slots[];
 };

@@ -17,7 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "memory.h"
+typedef struct _stat_requests stat_requests;
+
 
 /* URIs longer than this are cut (documented in README) */
 #define STAT_URI_MAX 4096

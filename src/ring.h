@@ -21,7 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "memory.h"
+typedef struct _stat_ring stat_ring;
+
 
 /* Bytes the ring needs in the shared mapping. */
 size_t stat_ring_size(uint64_t slots, size_t sample_size);

@@ -24,6 +24,7 @@
 #undef snprintf
 
 #include "sample.h"
+#include "memory.h"
 #include "strings.h"
 #include "requests.h"
 #include "clock.h"

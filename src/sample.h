@@ -15,7 +15,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "memory.h"
 #include "buffer.h"
 
 /* what the innermost frame runs (JSON "type") */

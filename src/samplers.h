@@ -19,7 +19,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "memory.h"
+typedef struct _stat_samplers stat_samplers;
+
 
 #define STAT_SAMPLERS_PLACES 4096
 

@@ -34,6 +34,17 @@ static struct {
 	stat_atomic_u64 stop;
 } stat_warnings_delivery;
 
+void stat_log(const char *format, ...)
+{
+	char message[1024];
+	va_list args;
+
+	va_start(args, format);
+	vsnprintf(message, sizeof(message), format, args);
+	va_end(args);
+	php_log_err(message);
+}
+
 void stat_warning(const char *format, ...)
 {
 	char message[1024];

@@ -24,6 +24,10 @@
 /* MINIT (and INI handlers): a warning, through zend_error(E_WARNING). */
 void stat_warning(const char *format, ...);
 
+/* After MINIT, the main or request thread: a line in PHP's error log (php_log_err), e.g. when PHP's output is closed. */
+__attribute__((format(printf, 1, 2)))
+void stat_log(const char *format, ...);
+
 /* End of MINIT: under the SAPI named fpm-fcgi, write what was warned to FPM's log once it is open. */
 void stat_warnings_minit_done(const char *sapi);
 

@@ -8,7 +8,7 @@ stat.control=0
 <?php
 require __DIR__ . '/control.inc';
 
-/* The listener thread writes "elapsed" with PHP's snprintf (php.h makes snprintf
+/* The listener (a thread when this was found, a process now) writes "elapsed" with PHP's snprintf (php.h makes snprintf
  * ap_php_snprintf): "%.6f" goes through zend_dtoa, whose Bigint freelist has no lock in
  * NTS builds. PHP's thread uses the same freelist for printf("%f"), json_encode() of a
  * float, (string) $float. Every worker test in this directory turns floats into text

@@ -78,7 +78,7 @@
 # error "the frame fuzzer mirrors a non-thread-safe PHP's executor globals"
 #endif
 
-/* memory.c's mapping, here: the counters and the string arena */
+/* mapping.c's mapping, here: the counters and the string arena */
 stat_shared *stat_memory;
 
 #define FUZZ_HINT      ((uintptr_t) 0x5a0000000000ULL)

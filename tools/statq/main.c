@@ -18,6 +18,11 @@
 #include <json-c/json.h>
 
 #include "options.h"
+/* stat's src/control_codes.h: the ranges the help names are the ones the control socket applies */
+#include "control_codes.h"
+
+#define STATQ_TEXT_(x) #x
+#define STATQ_TEXT(x) STATQ_TEXT_(x)
 
 volatile sig_atomic_t statq_interrupted = 0;
 volatile sig_atomic_t statq_output_closed = 0;
@@ -137,11 +142,11 @@ const statq_command statq_commands[] = {
 		"Sends control messages to stat's control socket (default " STATQ_DEFAULT_CONTROL ") and\n"
 		"reads stat's answer to each. A change applies to every process sharing stat's buffer\n"
 		"(the whole pool), not only the one holding the socket.\n"
-		"  interval N     sampling interval in microseconds, 10 to 10000000\n"
+		"  interval N     sampling interval in microseconds, " STATQ_TEXT(STAT_INTERVAL_MIN) " to " STATQ_TEXT(STAT_INTERVAL_MAX) "\n"
 		"  auto on|off    create a sampler for every request automatically\n"
-		"  samplers N     most samplers active at once, 0 (unlimited) to 1000000\n"
+		"  samplers N     most samplers active at once, 0 (unlimited) to " STATQ_TEXT(STAT_SAMPLERS_LIMIT_MAX) "\n"
 		"  arginfo on|off collect argument information\n"
-		"  stack N        frames per sample, 0 to the stat.stack set at startup (at most 256)\n"
+		"  stack N        frames per sample, 0 to the stat.stack set at startup (at most " STATQ_TEXT(STAT_STACK_MAX) ")\n"
 		"  clock wall|cpu sample every interval of wall-clock time or of the request's CPU time\n"
 		"on/off also accept 1/0, yes/no, true/false. All pairs are checked before anything is\n"
 		"sent. Each applied change prints \"applied NAME VALUE\" (the value now in effect); a\n"

@@ -1,5 +1,6 @@
 /*
- * memory.c: map and lay out the shared region (see memory.h).
+ * mapping.c: map and lay out the shared region (see mapping.h, and memory.h
+ * for what it holds).
  *
  * MINIT only, before any fork; MSHUTDOWN unmaps it in every process. The
  * pointers in stat_shared are valid in every process that shares the mapping
@@ -11,6 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "mapping.h"
 #include "memory.h"
 #include "settings.h"
 #include "ring.h"
@@ -52,7 +54,7 @@ static void stat_memory_size_text(uint64_t bytes, char *text, size_t size)
 	}
 }
 
-bool stat_memory_minit(char *error, size_t error_size)
+bool stat_mapping_minit(char *error, size_t error_size)
 {
 	const stat_settings *settings = stat_settings_get();
 	uint64_t records = stat_memory_requests((uint64_t) settings->samples);
@@ -104,7 +106,7 @@ bool stat_memory_minit(char *error, size_t error_size)
 	return true;
 }
 
-void stat_memory_mshutdown(void)
+void stat_mapping_mshutdown(void)
 {
 	if (stat_memory) {
 		stat_shared *shared = stat_memory;

@@ -1,0 +1,190 @@
+/*
+ * socket.c: the listening sockets and their files (see socket.h).
+ *
+ * stat_socket_open binds and listens on a parsed address, non-blocking and
+ * close-on-exec. A unix socket file is made private by the umask until it has
+ * its mode and group; a stale file nobody listens on is replaced, a file that
+ * is not a socket is never touched. The file's device and inode are kept so
+ * that stat_socket_close unlinks only the file stat made, never one another
+ * process put at the same path since. While a restarting PHP's listener
+ * still holds an address (FPM reload), opening waits for it, boundedly
+ * (STAT_SOCKET_RETRIES x STAT_SOCKET_RETRY_US).
+ *
+ * stat_socket_open: the main thread in MINIT, before any fork (the umask is
+ * process-wide). stat_socket_close: the listener process when it stops, or
+ * the process that opened the sockets at MSHUTDOWN when the listener is
+ * gone; both close only their own descriptor.
+ */
+#include <errno.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include <netinet/in.h>
+
+#include "socket.h"
+
+/* startup waits at most this long (25 x 10 ms) for an address a restarting listener holds */
+#define STAT_SOCKET_RETRIES  25
+#define STAT_SOCKET_RETRY_US 10000
+
+/* A unix socket file already there: replace it if nobody listens on it. */
+static bool stat_socket_clear(const stat_address *address, char *error, size_t error_size)
+{
+	const char *path = ((const struct sockaddr_un *) &address->addr)->sun_path;
+	struct stat st;
+	int probe, attempt;
+
+	if (lstat(path, &st) != 0) {
+		return true;
+	}
+	if (!S_ISSOCK(st.st_mode)) {
+		snprintf(error, error_size, "%s exists and is not a socket; it is left alone", path);
+		return false;
+	}
+
+	/* a listener of a PHP that is restarting (FPM reload) lets go within moments */
+	for (attempt = 0; ; attempt++) {
+		bool used;
+
+		probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (probe < 0) {
+			snprintf(error, error_size, "socket(): %s", strerror(errno));
+			return false;
+		}
+		used = connect(probe, (const struct sockaddr *) &address->addr, address->length) == 0 || errno == EAGAIN;
+		close(probe);
+		if (!used) {
+			break;
+		}
+		if (attempt == STAT_SOCKET_RETRIES) {
+			snprintf(error, error_size, "%s is in use by another process", path);
+			return false;
+		}
+		usleep(STAT_SOCKET_RETRY_US);
+	}
+
+	if (unlink(path) != 0 && errno != ENOENT) {
+		snprintf(error, error_size, "cannot replace stale socket %s: %s", path, strerror(errno));
+		return false;
+	}
+
+	return true;
+}
+
+bool stat_socket_open(stat_socket *sock, const stat_address *address, mode_t mode, gid_t group, char *error, size_t error_size)
+{
+	int fd, one = 1;
+
+	sock->fd = -1;
+	sock->address = *address;
+	sock->dev = 0;
+	sock->ino = 0;
+
+	if (address->family == 0) {
+		return true;
+	}
+
+	if (address->family == AF_UNIX && !stat_socket_clear(address, error, error_size)) {
+		return false;
+	}
+
+	fd = socket(address->family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		snprintf(error, error_size, "socket(): %s", strerror(errno));
+		return false;
+	}
+
+	if (address->family == AF_UNIX) {
+		const char *path = ((const struct sockaddr_un *) &address->addr)->sun_path;
+		struct stat st;
+		/* MINIT is single threaded: the umask keeps the socket private until chmod */
+		mode_t old = umask(0177);
+		int rc = bind(fd, (const struct sockaddr *) &address->addr, address->length);
+
+		umask(old);
+		if (rc != 0) {
+			snprintf(error, error_size, "bind(%s): %s", path, strerror(errno));
+			close(fd);
+			return false;
+		}
+		if (group != (gid_t) -1 && chown(path, (uid_t) -1, group) != 0) {
+			snprintf(error, error_size, "cannot give %s to group %ld (stat.socket_group): %s; PHP must start as root "
+				"or as a member of that group", path, (long) group, strerror(errno));
+			close(fd);
+			unlink(path);
+			return false;
+		}
+		if (chmod(path, mode) != 0) {
+			snprintf(error, error_size, "chmod(%s, %04o): %s", path, (unsigned) mode, strerror(errno));
+			close(fd);
+			unlink(path);
+			return false;
+		}
+		if (lstat(path, &st) == 0) {
+			sock->dev = st.st_dev;
+			sock->ino = st.st_ino;
+		}
+	} else {
+		int attempt = 0, rc;
+
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		while ((rc = bind(fd, (const struct sockaddr *) &address->addr, address->length)) != 0 &&
+			errno == EADDRINUSE && attempt++ < STAT_SOCKET_RETRIES) {
+			usleep(STAT_SOCKET_RETRY_US);
+		}
+		if (rc != 0) {
+			snprintf(error, error_size, "bind(%s): %s", address->text, strerror(errno));
+			close(fd);
+			return false;
+		}
+	}
+
+	if (address->family != AF_UNIX) {
+		/* name the port really bound (tcp://host:0 lets the kernel choose) */
+		struct sockaddr_storage bound;
+		socklen_t length = sizeof(bound);
+		char host[64];
+
+		if (getsockname(fd, (struct sockaddr *) &bound, &length) == 0 &&
+			getnameinfo((struct sockaddr *) &bound, length, host, sizeof(host), NULL, 0, NI_NUMERICHOST) == 0) {
+			unsigned port = ntohs(bound.ss_family == AF_INET6
+				? ((struct sockaddr_in6 *) &bound)->sin6_port : ((struct sockaddr_in *) &bound)->sin_port);
+
+			snprintf(sock->address.text, sizeof(sock->address.text), "tcp://%s%s%s:%u",
+				bound.ss_family == AF_INET6 ? "[" : "", host, bound.ss_family == AF_INET6 ? "]" : "", port);
+		}
+	}
+
+	if (listen(fd, 128) != 0) {
+		snprintf(error, error_size, "listen(%s): %s", address->text, strerror(errno));
+		close(fd);
+		stat_socket_close(&(stat_socket) { .fd = -1, .address = *address, .dev = sock->dev, .ino = sock->ino });
+		return false;
+	}
+
+	sock->fd = fd;
+	return true;
+}
+
+void stat_socket_close(stat_socket *sock)
+{
+	if (sock->fd >= 0) {
+		close(sock->fd);
+		sock->fd = -1;
+	}
+
+	if (sock->address.family == AF_UNIX && sock->ino != 0) {
+		const char *path = ((const struct sockaddr_un *) &sock->address.addr)->sun_path;
+		struct stat st;
+
+		/* only the file we created: another process may have replaced it */
+		if (lstat(path, &st) == 0 && st.st_dev == sock->dev && st.st_ino == sock->ino) {
+			unlink(path);
+		}
+		sock->ino = 0;
+	}
+}
+
