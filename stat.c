@@ -96,12 +96,15 @@ static PHP_MSHUTDOWN_FUNCTION(stat)
 	stat_warnings_mshutdown();
 	if (stat_memory) {
 		bool owner = stat_memory->owner == getpid();
+		/* a sampler thread that did not end may still use the mapping: the exit unmaps it */
+		bool ended = stat_request_mshutdown();
 
-		stat_request_mshutdown();
 		stat_dump_mshutdown(owner);
 		stat_sample_texts_free();
 		stat_endpoints_mshutdown(owner);
-		stat_mapping_mshutdown();
+		if (ended) {
+			stat_mapping_mshutdown();
+		}
 	}
 
 	stat_settings_mshutdown(module_number);

@@ -56,6 +56,7 @@ typedef struct _stat_live {
 	X(cache_misses,      "function cache misses") \
 	X(samplers_started,  "samplers started") \
 	X(samplers_refused,  "samplers refused (stat.samplers)") \
+	X(samplers_stuck,    "samplers not stopped within a second (given up on)") \
 	X(clients_connected, "stream clients connected") \
 	X(clients_total,     "stream clients accepted") \
 	X(clients_refused,   "clients refused (too many, or no descriptor left)") \

@@ -139,12 +139,15 @@ void stat_request_rshutdown(void)
 	}
 }
 
-void stat_request_mshutdown(void)
+bool stat_request_mshutdown(void)
 {
+	bool ended = true;
+
 	if (STAT_G(sampler)) {
-		stat_sampler_free(STAT_G(sampler));
+		ended = stat_sampler_free(STAT_G(sampler));
 		STAT_G(sampler) = NULL;
 	}
+	return ended;
 }
 
 bool stat_request_active(void)

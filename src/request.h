@@ -25,8 +25,11 @@ void stat_request_minit(void);
 void stat_request_rinit(uint64_t now);
 /* RSHUTDOWN: stop sampling (the thread parks on its own). */
 void stat_request_rshutdown(void);
-/* MSHUTDOWN: join and free this thread's sampler. */
-void stat_request_mshutdown(void);
+/*
+ * MSHUTDOWN: join and free this thread's sampler. False if its thread did not
+ * end within a second (sampler.h): it may still use the shared mapping.
+ */
+bool stat_request_mshutdown(void);
 
 /* stat\sampler\activate(), ..\active(), ..\deactivate(). */
 bool stat_request_activate(void);

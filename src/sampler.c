@@ -24,6 +24,19 @@
  * On either clock a request's first tick falls at a random point of its first
  * interval (stat_sampler_phase), so that requests shorter than the interval
  * are sampled in proportion to their length instead of never.
+ *
+ * The request thread never waits on the sampler thread without a deadline
+ * (STAT_SAMPLER_PATIENCE): parking takes at most one sample's time, but a
+ * thread can be kept from running (a machine far overloaded, or a thread
+ * that never got going: under AddressSanitizer a fork taken while another
+ * thread held the sanitizer's allocator leaves the child's first thread
+ * stuck in its start; a debugger holding it). Past the deadline the request
+ * goes on without it and the sampler is marked stuck: a stop releases the
+ * place anyway; while stuck, a start does not wait again but looks once and
+ * is refused until the thread has parked; at shutdown a thread that does not
+ * end is left its memory (stat_sampler_free says so, and the shared mapping
+ * is then not unmapped under it). Each time stat goes on without the thread
+ * is counted (`samplers_stuck`).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -53,6 +66,8 @@
 #define STAT_SAMPLER_SLICE (50 * 1000 * 1000ULL)
 /* on the CPU clock, the longest sleep while the request thread uses no CPU */
 #define STAT_SAMPLER_CPU_IDLE (1000 * 1000ULL)
+/* the longest the request thread waits for the sampler thread to park or end */
+#define STAT_SAMPLER_PATIENCE (1000 * 1000 * 1000ULL)
 
 /* sampler->state: asked of the thread by the request thread, and PARKED, said by the thread */
 #define STAT_SAMPLER_RUN    0
@@ -68,10 +83,11 @@
  * hold.
  */
 struct _stat_sampler {
-	pthread_t          thread;      /* R: created at the first start, joined by stat_sampler_free */
+	pthread_t          thread;      /* R: created at the first start, joined by stat_sampler_free (if it ends in time) */
 	pid_t              thread_pid;  /* R: the process the thread runs in; 0: no thread (a forked child has none) */
 	pid_t              pid;         /* R: the process of the request sampled */
 	bool               running;     /* R only: started and not yet stopped */
+	bool               stuck;       /* R only: the thread did not park in time; cleared once it has */
 	int                place;       /* R only: the place held in the shared table of samplers, -1: none */
 	stat_atomic_u32    state;       /* STAT_SAMPLER_*: R stores RUN, PARK, EXIT; S turns PARK into PARKED */
 	uint64_t           request;     /* R: the request record's id, put in every sample (S reads) */
@@ -112,16 +128,26 @@ stat_sampler *stat_sampler_create(void)
 	return sampler;
 }
 
-void stat_sampler_free(stat_sampler *sampler)
+bool stat_sampler_free(stat_sampler *sampler)
 {
 	if (!sampler) {
-		return;
+		return true;
 	}
 	stat_sampler_stop(sampler, false);
 	if (sampler->thread_pid == getpid()) {
+		struct timespec until;
+
 		stat_atomic_store_u32(&sampler->state, STAT_SAMPLER_EXIT);
 		stat_sampler_wake(sampler);
-		pthread_join(sampler->thread, NULL);
+		/* pthread_timedjoin_np's deadline is on CLOCK_REALTIME */
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += (time_t) (STAT_SAMPLER_PATIENCE / STAT_NS_PER_SEC);
+		if (pthread_timedjoin_np(sampler->thread, NULL, &until) != 0) {
+			/* still running (or stuck): it keeps its memory, and may still use the mapping */
+			stat_atomic_inc(STAT_COUNTER(samplers_stuck));
+			pthread_detach(sampler->thread);
+			return false;
+		}
 	}
 	sampler->thread_pid = 0;
 	if (sampler->task_stat >= 0) {
@@ -130,6 +156,7 @@ void stat_sampler_free(stat_sampler *sampler)
 	stat_frame_reader_free(sampler->reader);
 	free(sampler->sample);
 	free(sampler);
+	return true;
 }
 
 static void stat_sampler_wake(stat_sampler *sampler)
@@ -159,6 +186,24 @@ static void stat_sampler_wait(stat_sampler *sampler, uint32_t value, uint64_t de
 			return;
 		}
 	}
+}
+
+/*
+ * Request thread: wait, at most STAT_SAMPLER_PATIENCE (not at all once it was
+ * found stuck), for the thread to park after a store of PARK. False, counted,
+ * if it has not.
+ */
+static bool stat_sampler_parked(stat_sampler *sampler)
+{
+	if (stat_atomic_load_u32(&sampler->state) == STAT_SAMPLER_PARK && !sampler->stuck) {
+		stat_sampler_wait(sampler, STAT_SAMPLER_PARK, stat_clock_now() + STAT_SAMPLER_PATIENCE);
+	}
+	sampler->stuck = stat_atomic_load_u32(&sampler->state) == STAT_SAMPLER_PARK;
+	if (sampler->stuck) {
+		stat_atomic_inc(STAT_COUNTER(samplers_stuck));
+		return false;
+	}
+	return true;
 }
 
 static void stat_sampler_tick(stat_sampler *sampler, uint8_t clock)
@@ -354,6 +399,8 @@ static void *stat_sampler_main(void *argument)
 
 	/* the default 50 us of timer slack would stretch every short interval */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	/* what top -H, ps -L and /proc/PID/task/TID/comm show */
+	prctl(PR_SET_NAME, "stat sampler", 0, 0, 0);
 
 	for (;;) {
 		uint32_t state = stat_atomic_load_u32(&sampler->state);
@@ -378,14 +425,22 @@ static void *stat_sampler_main(void *argument)
 	return NULL;
 }
 
-/* Create the thread, parked. */
+/*
+ * Create the thread and wait (STAT_SAMPLER_PATIENCE) until it runs, parked:
+ * it turns PARK into PARKED first thing. Once a start returns, the thread is
+ * past its own start-up, so a fork right after it never catches the thread
+ * inside the C library's or a sanitizer's start-up code (holding a lock the
+ * child would inherit locked). False if it could not be created or is stuck
+ * (then thread_pid is set, and a later start looks again).
+ */
 static bool stat_sampler_spawn(stat_sampler *sampler)
 {
 	pthread_attr_t attributes;
 	sigset_t all, previous;
 	int rc;
 
-	stat_atomic_store_u32(&sampler->state, STAT_SAMPLER_PARKED);
+	stat_atomic_store_u32(&sampler->state, STAT_SAMPLER_PARK);
+	sampler->stuck = false;  /* (a forked child's copy may say the parent's thread was) */
 	/* the thread takes no signals: PHP's handlers must run on PHP's thread */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &previous);
@@ -398,7 +453,7 @@ static bool stat_sampler_spawn(stat_sampler *sampler)
 		return false;
 	}
 	sampler->thread_pid = getpid();
-	return true;
+	return stat_sampler_parked(sampler);
 }
 
 bool stat_sampler_start(stat_sampler *sampler, uint64_t (*record)(void), uint64_t request_start)
@@ -416,9 +471,14 @@ bool stat_sampler_start(stat_sampler *sampler, uint64_t (*record)(void), uint64_
 
 	if (sampler->thread_pid == getpid()) {
 		/* stopped without waiting (the end of the last request): parked by now, nearly always */
-		stat_sampler_wait(sampler, STAT_SAMPLER_PARK, 0);
+		if (!stat_sampler_parked(sampler)) {
+			/* what the thread reads cannot be changed under it: this request goes unsampled */
+			stat_samplers_release(stat_memory->samplers, sampler->place, getpid());
+			sampler->place = -1;
+			return false;
+		}
 	} else if (!stat_sampler_spawn(sampler)) {
-		/* (a forked child has no thread: the parent's stays in the parent) */
+		/* (a forked child has no thread: the parent's stays in the parent; or the new one is stuck) */
 		stat_samplers_release(stat_memory->samplers, sampler->place, getpid());
 		sampler->place = -1;
 		return false;
@@ -470,7 +530,7 @@ bool stat_sampler_stop(stat_sampler *sampler, bool wait)
 	stat_atomic_store_u32(&sampler->state, STAT_SAMPLER_PARK);
 	stat_sampler_wake(sampler);
 	if (wait) {
-		stat_sampler_wait(sampler, STAT_SAMPLER_PARK, 0);
+		stat_sampler_parked(sampler);
 	}
 
 	stat_samplers_release(stat_memory->samplers, sampler->place, sampler->pid);

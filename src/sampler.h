@@ -4,7 +4,8 @@
  * The request thread owns the sampler: it starts it (RINIT or
  * stat\sampler\activate()) and stops it (RSHUTDOWN or deactivate()); the
  * thread is created at the first start and parked between requests, and
- * joined when the process shuts down (stat_sampler_free).
+ * joined when the process shuts down (stat_sampler_free). The request thread
+ * waits for it at most a second (sampler.c), never longer, whatever it does.
  * The sampler thread ticks at the live interval (re-read each tick, so the
  * control socket reaches running samplers) on the live clock: CLOCK_MONOTONIC
  * absolute deadlines, or the request thread's CPU time (see sampler.c), reads
@@ -23,7 +24,8 @@ typedef struct _stat_sampler stat_sampler;
 
 /* Request thread. */
 stat_sampler *stat_sampler_create(void);
-void stat_sampler_free(stat_sampler *sampler);
+/* False if the thread did not end in time: it still has its memory and may still use the mapping. */
+bool stat_sampler_free(stat_sampler *sampler);
 
 /*
  * Start for this request (claims a place under stat.samplers); false if
@@ -32,8 +34,9 @@ void stat_sampler_free(stat_sampler *sampler);
  */
 bool stat_sampler_start(stat_sampler *sampler, uint64_t (*record)(void), uint64_t request_start);
 /*
- * Stop; with wait, return once the thread no longer samples (else the next
- * start waits for that). False if it was not running in this process.
+ * Stop; with wait, return once the thread no longer samples, or after a
+ * second if it does not park (counted in samplers_stuck); without, the next
+ * start waits for that. False if it was not running in this process.
  */
 bool stat_sampler_stop(stat_sampler *sampler, bool wait);
 bool stat_sampler_active(stat_sampler *sampler);
