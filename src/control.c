@@ -144,7 +144,8 @@ size_t stat_control_poll(struct pollfd *fds)
 
 /*
  * Send one reply, never waiting: a client whose socket is full (it does not
- * read its replies) loses this one. A reply is 16 bytes, far below the
+ * read its replies) loses this one, and so does one that has gone; each is
+ * counted (control_replies_dropped). A reply is 16 bytes, far below the
  * socket's buffer, so the kernel takes all of it or, full, none of it.
  */
 static void stat_control_answer(const stat_control_client *client, stat_control_reply reply)
@@ -152,7 +153,9 @@ static void stat_control_answer(const stat_control_client *client, stat_control_
 	int64_t message[2] = {reply.status, reply.value};
 	ssize_t sent = send(client->fd, message, sizeof(message), MSG_DONTWAIT | MSG_NOSIGNAL);
 
-	(void) sent;
+	if (sent != (ssize_t) sizeof(message)) {
+		stat_atomic_inc(STAT_COUNTER(control_replies_dropped));
+	}
 }
 
 /* Read what is there and apply every whole message; false when the client is gone. */

@@ -42,7 +42,9 @@
  *
  * The engine changes the stack while it is copied, so everything is
  * validated: types and counts; the opline inside its function's opcodes (a
- * frame being set up over an older one) and a closure's line inside its
+ * frame being set up over an older one; but the frame running may not have
+ * stored its opline yet: it is kept without a line if, by (3), it still
+ * runs) and a closure's line inside its
  * lines; the innermost frame's caller unchanged when copied again in (3),
  * and the innermost frame too if an internal function called it; a stack
  * ending only at a top frame (or at a fiber's entry, under
@@ -208,9 +210,12 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 	 * returned, and another call been set up where it was, while the frames
 	 * were copied (checked below).
 	 */
+	reader->current_again = 0;
 	if (count > 1) {
 		stat_frame_batch(reader, &iovecs, reader->leaf_again, reader->found[0].address + STAT_FRAME_HEAD_FROM, STAT_FRAME_HEAD_SPAN);
 		stat_frame_batch(reader, &iovecs, reader->caller_again, reader->found[1].address + STAT_FRAME_HEAD_FROM, STAT_FRAME_HEAD_SPAN);
+		stat_frame_batch(reader, &iovecs, &reader->current_again,
+			reader->globals + offsetof(stat_frame_globals, current), sizeof(reader->current_again));
 	}
 	/*
 	 * Each generator's execute_data: a generator that finished (its frame
@@ -335,6 +340,19 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 	return true;
 }
 
+/*
+ * Whether `found` is the innermost frame and, by the copies of (3), still the
+ * frame running: EG(current_execute_data) again is where it was in (1), and
+ * the frame's function and caller again are those the walk used.
+ */
+static bool stat_frame_running(const stat_frame_reader *reader, const stat_frame_found *found)
+{
+	return found == &reader->found[0] && reader->current_again != 0 &&
+		reader->current_again == reader->last.current && reader->current_again == found->address &&
+		stat_frame_head_func(reader->leaf_again) == found->func &&
+		stat_frame_head_prev(reader->leaf_again) == found->prev;
+}
+
 /* Resolve one frame from its function; false if it does not validate. */
 static bool stat_frame_resolve(stat_frame_reader *reader, stat_frame_found *found, stat_frame *frame,
 	uint8_t *type, uint8_t *opcode, uint32_t *offset, bool *has_line)
@@ -389,6 +407,18 @@ static bool stat_frame_resolve(stat_frame_reader *reader, stat_frame_found *foun
 			 * over an older one (its function and its caller may be either's):
 			 * the stack is torn and is dropped. The JIT may leave a frame's
 			 * opline stale: then the frame is kept, without a line.
+			 *
+			 * So may the VM, for the frame running: it keeps the current
+			 * opline in a register and stores it in the frame only before
+			 * what may call out or throw (SAVE_OPLINE), so a function that
+			 * has done neither yet (a short one: `return $x + 1;`) has in
+			 * its frame whatever the slot held before. Dropping those would
+			 * drop nearly every sample of short functions (their time going
+			 * to whatever runs at the retry). The innermost frame is kept,
+			 * without a line, when it is still the one running after the
+			 * copies: EG(current_execute_data) read again is its address,
+			 * and its head read again is unchanged (the engine makes a
+			 * frame current only once its function and caller are set).
 			 */
 			if (found->have_line && found->opline >= opcodes &&
 				found->opline < opcodes + (uintptr_t) op_array->last * sizeof(zend_op) &&
@@ -398,7 +428,7 @@ static bool stat_frame_resolve(stat_frame_reader *reader, stat_frame_found *foun
 				frame->line = found->line_data[0];
 				frame->flags |= STAT_FRAME_LINE;
 				*has_line = true;
-			} else if (!reader->jit) {
+			} else if (!reader->jit && !stat_frame_running(reader, found)) {
 				return false;
 			}
 			return true;

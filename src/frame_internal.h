@@ -200,11 +200,13 @@ struct _stat_frame_reader {
 	stat_frame_found found[STAT_FRAME_SLOTS]; /* S: this sample's frames, innermost first */
 	stat_frame_func  funcs[STAT_FRAME_SLOTS]; /* S, (3): each distinct function of found[] */
 	uintptr_t        func_addresses[STAT_FRAME_SLOTS]; /* S, (3): the engine address of funcs[i] */
-	/* S, (3)'s batch: per frame: its function, its line, its generator; two heads again; the anchors */
-	struct iovec     local[3 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 2], remote[3 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 2];
+	/* S, (3)'s batch: per frame: its function, its line, its generator; two heads and EG(current_execute_data) again; the anchors */
+	struct iovec     local[3 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 3], remote[3 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 3];
 	/* S, (3): the heads of found[0] and found[1] copied again: has either call changed meanwhile? */
 	STAT_FRAME_ALIGNED unsigned char leaf_again[STAT_FRAME_HEAD_SPAN];
 	STAT_FRAME_ALIGNED unsigned char caller_again[STAT_FRAME_HEAD_SPAN];
+	/* S, (3): EG(current_execute_data) copied again: is the innermost frame still the one running? */
+	uintptr_t        current_again;
 	/* S: names by function address (slot (func >> 4) % STAT_FRAME_CACHE); R zeroes it on a wrap */
 	stat_frame_cache cache[STAT_FRAME_CACHE];
 	uint32_t         cache_generation; /* R at reset: advanced each request (never 0 after); S reads */

@@ -61,7 +61,8 @@ typedef struct _stat_live {
 	X(clients_total,     "stream clients accepted") \
 	X(clients_refused,   "clients refused (too many, or no descriptor left)") \
 	X(control_applied,   "control messages applied") \
-	X(control_invalid,   "control messages ignored (invalid)")
+	X(control_invalid,   "control messages ignored (invalid)") \
+	X(control_replies_dropped, "control replies not delivered (client gone or not reading)")
 
 /*
  * Written by everyone (relaxed atomic adds: sampler threads, request

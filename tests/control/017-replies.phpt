@@ -50,6 +50,17 @@ $reply = fread($other, 16);
 printf("another client answered meanwhile: %s\n", strlen($reply) === 16 && unpack('q2', $reply) === [1 => 0, 2 => 400] ? 'yes' : bin2hex($reply));
 $state = $worker->await('counters', 'control_applied', '>=', $applied + 20001);
 printf("all 20,001 applied: %s\n", json_encode($state['met']));
+/* what the mute client now reads, and the replies counted as dropped, are the 20,000 */
+stream_set_blocking($mute, false);
+$got = 0;
+$deadline = microtime(true) + 10;
+do {
+    while (($chunk = fread($mute, 1 << 16)) !== false && $chunk !== '') {
+        $got += strlen($chunk);
+    }
+    $dropped = $worker->report()['counters']['control_replies_dropped'];
+} while (intdiv($got, 16) + $dropped !== 20000 && microtime(true) < $deadline);
+printf("replies read by the mute client: %s; delivered + dropped: %d\n", $got > 0 && $got < 16 * 20000 && $got % 16 === 0 ? 'some, not all' : $got, intdiv($got, 16) + $dropped);
 fclose($mute);
 fclose($other);
 $worker->finish();
@@ -71,3 +82,4 @@ live: interval 250, stack 8, auto false, samplers 1000000
 flood written: yes
 another client answered meanwhile: yes
 all 20,001 applied: true
+replies read by the mute client: some, not all; delivered + dropped: 20000
