@@ -1465,22 +1465,25 @@ static void statq_agg_clean(const char *dir)
 	closedir(listing);
 }
 
+/* aggregate cannot run without these */
+static bool statq_aggregate_given(const statq_options *options)
+{
+	return options->redis && options->stream && options->consumer_group && options->dir;
+}
+
 int statq_aggregate_main(int argc, char **argv)
 {
-	const statq_command *command = statq_command_find("aggregate");
+	static const statq_opening opening = {
+		.given = statq_aggregate_given,
+		.missing = "aggregate: give --redis ADDRESS --stream KEY --group NAME --dir DIR (see statq aggregate --help)"
+	};
 	statq_options options;
 	statq_agg agg;
 	char error[1024], path[4096], name[256], last[64];
 	int status, lock;
 
-	status = statq_options_parse_all(command, argc, argv, &options);
-	if (status != STATQ_OK) {
-		return status < 0 ? STATQ_OK : status;
-	}
-	if (!options.redis || !options.stream || !options.consumer_group || !options.dir) {
-		statq_error("aggregate: give --redis ADDRESS --stream KEY --group NAME --dir DIR (see statq aggregate --help)");
-		statq_options_free(&options);
-		return STATQ_USAGE;
+	if (!statq_command_begin("aggregate", &opening, argc, argv, &options, NULL, &status)) {
+		return status;
 	}
 	memset(&agg, 0, sizeof(agg));
 	if (!statq_redis_parse(&agg.redis, options.redis, error, sizeof(error))) {
