@@ -1050,39 +1050,64 @@ static void statq_agg_compress(const char *dir, const char *name)
 	}
 }
 
-static void statq_agg_housekeeping(statq_agg *agg)
+/* The files of hourly/, then daily/, but for the temporary ones (".name.XXXXXX"): statq_agg_walk_next. */
+typedef struct _statq_agg_walk {
+	const char *top;         /* the aggregate's directory */
+	int         kind;        /* the next directory to open: 0 hourly, 1 daily, 2 none */
+	DIR        *listing;     /* the one being read, NULL between directories */
+	char        dir[4096];   /* its path */
+	bool        daily;       /* whether it is daily/ */
+	const char *name;        /* the file found, valid until the next call */
+} statq_agg_walk;
+
+/* The next file (walk->dir, walk->name, walk->daily); false when there are no more. */
+static bool statq_agg_walk_next(statq_agg_walk *walk)
 {
 	static const char *kinds[2] = {"hourly", "daily"};
-	time_t now = time(NULL);
-	int k;
+	struct dirent *entry;
 
-	for (k = 0; k < 2; k++) {
-		char dir[4096];
-		int64_t keep = k == 0 ? agg->options->retain_hours * 3600 : agg->options->retain_days * 86400;
-		struct dirent *entry;
-		DIR *listing;
-
-		snprintf(dir, sizeof(dir), "%.3000s/%.900s", agg->dir, kinds[k]);
-		if (!(listing = opendir(dir))) {
-			continue;
-		}
-		while ((entry = readdir(listing))) {
-			time_t start;
-			time_t end;
-			char path[4096];
-
-			if (entry->d_name[0] == '.' || !statq_agg_period(entry->d_name, k == 1, &start)) {
+	for (;;) {
+		if (!walk->listing) {
+			if (walk->kind == 2) {
+				return false;
+			}
+			snprintf(walk->dir, sizeof(walk->dir), "%.3000s/%.900s", walk->top, kinds[walk->kind]);
+			walk->daily = walk->kind++ == 1;
+			if (!(walk->listing = opendir(walk->dir))) {
 				continue;
 			}
-			end = start + (k == 0 ? 3600 : 86400);
-			snprintf(path, sizeof(path), "%.3000s/%.900s", dir, entry->d_name);
-			if (keep > 0 && end + keep <= now) {
-				unlink(path);
-			} else if (end + STATQ_AGG_CLOSED <= now && statq_agg_ends(entry->d_name, ".folded")) {
-				statq_agg_compress(dir, entry->d_name);
-			}
 		}
-		closedir(listing);
+		if (!(entry = readdir(walk->listing))) {
+			closedir(walk->listing);
+			walk->listing = NULL;
+		} else if (entry->d_name[0] != '.') {
+			walk->name = entry->d_name;
+			return true;
+		}
+	}
+}
+
+static void statq_agg_housekeeping(statq_agg *agg)
+{
+	statq_agg_walk walk = {.top = agg->dir};
+	time_t now = time(NULL);
+
+	while (statq_agg_walk_next(&walk)) {
+		int64_t keep = walk.daily ? agg->options->retain_days * 86400 : agg->options->retain_hours * 3600;
+		time_t start;
+		time_t end;
+		char path[4096];
+
+		if (!statq_agg_period(walk.name, walk.daily, &start)) {
+			continue;
+		}
+		end = start + (walk.daily ? 86400 : 3600);
+		snprintf(path, sizeof(path), "%.3000s/%.900s", walk.dir, walk.name);
+		if (keep > 0 && end + keep <= now) {
+			unlink(path);
+		} else if (end + STATQ_AGG_CLOSED <= now && statq_agg_ends(walk.name, ".folded")) {
+			statq_agg_compress(walk.dir, walk.name);
+		}
 	}
 }
 
@@ -1093,36 +1118,24 @@ static int statq_agg_compare_names(const void *a, const void *b)
 
 static void statq_agg_index(statq_agg *agg)
 {
-	static const char *kinds[2] = {"daily", "hourly"};
+	statq_agg_walk walk = {.top = agg->dir};
 	char **names = NULL, temp[4096], target[4096];
 	size_t count = 0, capacity = 0, i;
-	int k;
 	FILE *out;
 
-	for (k = 0; k < 2; k++) {
-		char dir[4096];
-		struct dirent *entry;
-		DIR *listing;
+	while (statq_agg_walk_next(&walk)) {
+		char line[600];
 
-		snprintf(dir, sizeof(dir), "%.3000s/%.900s", agg->dir, kinds[k]);
-		if (!(listing = opendir(dir))) {
+		if (!statq_agg_ends(walk.name, ".html")) {
 			continue;
 		}
-		while ((entry = readdir(listing))) {
-			char line[600];
-
-			if (entry->d_name[0] == '.' || !statq_agg_ends(entry->d_name, ".html")) {
-				continue;
-			}
-			/* "2026-11-25 1daily 2026-11-25.all.html": sorts by day, daily before hourly */
-			snprintf(line, sizeof(line), "%.10s %d%s/%s", entry->d_name, 1 - k, kinds[k], entry->d_name);
-			if (count == capacity) {
-				capacity = capacity * 2 + 64;
-				names = statq_realloc(names, capacity * sizeof(char *));
-			}
-			names[count++] = statq_strdup(line);
+		/* "2026-11-25 1daily 2026-11-25.all.html": sorts by day, daily before hourly */
+		snprintf(line, sizeof(line), "%.10s %d%s/%s", walk.name, walk.daily ? 1 : 0, walk.daily ? "daily" : "hourly", walk.name);
+		if (count == capacity) {
+			capacity = capacity * 2 + 64;
+			names = statq_realloc(names, capacity * sizeof(char *));
 		}
-		closedir(listing);
+		names[count++] = statq_strdup(line);
 	}
 	if (count) {
 		qsort(names, count, sizeof(char *), statq_agg_compare_names);
