@@ -831,6 +831,20 @@ static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg
 	return ok;
 }
 
+/* XACK the n ids (argv holds XACK, the stream and the group), then free them. */
+static void statq_agg_ack(statq_redis *redis, const char **argv, char **ids, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		argv[3 + i] = ids[i];
+	}
+	freeReplyObject(statq_redis_commandv(redis, 3 + n, argv));
+	for (i = 0; i < n; i++) {
+		free(ids[i]);
+	}
+}
+
 /* Do what a committed journal says: renames (whose source is still there) and removals. */
 static void statq_agg_apply(const char *journal_path, statq_redis *redis, const char *stream, const char *group, bool ack)
 {
@@ -838,7 +852,7 @@ static void statq_agg_apply(const char *journal_path, statq_redis *redis, const 
 	char line[9000];
 	const char *argv[3 + 512];
 	char *ids[512];
-	int n = 0, i;
+	int n = 0;
 
 	if (!journal) {
 		return;
@@ -860,26 +874,14 @@ static void statq_agg_apply(const char *journal_path, statq_redis *redis, const 
 		} else if (strncmp(line, "ack\t", 4) == 0 && ack) {
 			ids[n++] = statq_strdup(line + 4);
 			if (n == 512) {
-				for (i = 0; i < n; i++) {
-					argv[3 + i] = ids[i];
-				}
-				freeReplyObject(statq_redis_commandv(redis, 3 + n, argv));
-				for (i = 0; i < n; i++) {
-					free(ids[i]);
-				}
+				statq_agg_ack(redis, argv, ids, n);
 				n = 0;
 			}
 		}
 	}
 	fclose(journal);
 	if (n) {
-		for (i = 0; i < n; i++) {
-			argv[3 + i] = ids[i];
-		}
-		freeReplyObject(statq_redis_commandv(redis, 3 + n, argv));
-		for (i = 0; i < n; i++) {
-			free(ids[i]);
-		}
+		statq_agg_ack(redis, argv, ids, n);
 	}
 }
 

@@ -98,6 +98,17 @@ bool statq_command_begin(const char *command, const statq_opening *opening, int 
 	return true;
 }
 
+int statq_command_end(const char *command, statq_options *options, statq_output *output, int status)
+{
+	if (status == STATQ_OK) {
+		status = statq_output_commit(output, command);
+	} else {
+		statq_output_abort(output);
+	}
+	statq_options_free(options);
+	return status;
+}
+
 bool statq_report_begin(statq_report *report, const char *command, bool keep_samples, int argc, char **argv, int *status)
 {
 	memset(report, 0, sizeof(*report));
@@ -115,12 +126,6 @@ bool statq_report_begin(statq_report *report, const char *command, bool keep_sam
 
 int statq_report_end(statq_report *report, const char *command, int status)
 {
-	if (status == STATQ_OK) {
-		status = statq_output_commit(report->output, command);
-	} else {
-		statq_output_abort(report->output);
-	}
 	statq_profile_free(report->profile);
-	statq_options_free(&report->options);
-	return status;
+	return statq_command_end(command, &report->options, report->output, status);
 }

@@ -28,6 +28,9 @@ typedef struct _statq_opening {
 bool statq_command_begin(const char *command, const statq_opening *opening, int argc, char **argv,
 	statq_options *options, statq_output **output, int *status);
 
+/* Commit the output when status is STATQ_OK (else discard it) and free the options: what the command returns. */
+int statq_command_end(const char *command, statq_options *options, statq_output *output, int status);
+
 typedef struct _statq_collected {
 	statq_totals totals;
 	uint64_t     idle;     /* samples outside PHP code (skipped unless --idle) */

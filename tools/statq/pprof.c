@@ -464,11 +464,6 @@ int statq_pprof_main(int argc, char **argv)
 			status = STATQ_FAIL;
 		}
 	}
-	if (status == STATQ_OK) {
-		status = statq_output_commit(output, "pprof");
-	} else {
-		statq_output_abort(output);
-	}
 
 	statq_pb_free(&encoded);
 	statq_pb_free(&compressed);
@@ -481,6 +476,5 @@ int statq_pprof_main(int argc, char **argv)
 	free(pprof.texts);
 	free(pprof.gaps);
 	free(pprof.key);
-	statq_options_free(&options);
-	return status;
+	return statq_command_end("pprof", &options, output, status);
 }

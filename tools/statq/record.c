@@ -91,11 +91,5 @@ int statq_record_main(int argc, char **argv)
 		statq_error("record: cannot write %s", record.target);
 		status = STATQ_FAIL;
 	}
-	if (status == STATQ_OK) {
-		status = statq_output_commit(output, "record");
-	} else {
-		statq_output_abort(output);
-	}
-	statq_options_free(&options);
-	return status;
+	return statq_command_end("record", &options, output, status);
 }
