@@ -831,6 +831,20 @@ static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg
 	return ok;
 }
 
+/* XACK the n ids (argv holds XACK, the stream and the group), then free them. */
+static void statq_agg_ack(statq_redis *redis, const char **argv, char **ids, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		argv[3 + i] = ids[i];
+	}
+	freeReplyObject(statq_redis_commandv(redis, 3 + n, argv));
+	for (i = 0; i < n; i++) {
+		free(ids[i]);
+	}
+}
+
 /* Do what a committed journal says: renames (whose source is still there) and removals. */
 static void statq_agg_apply(const char *journal_path, statq_redis *redis, const char *stream, const char *group, bool ack)
 {
@@ -838,7 +852,7 @@ static void statq_agg_apply(const char *journal_path, statq_redis *redis, const 
 	char line[9000];
 	const char *argv[3 + 512];
 	char *ids[512];
-	int n = 0, i;
+	int n = 0;
 
 	if (!journal) {
 		return;
@@ -860,26 +874,14 @@ static void statq_agg_apply(const char *journal_path, statq_redis *redis, const 
 		} else if (strncmp(line, "ack\t", 4) == 0 && ack) {
 			ids[n++] = statq_strdup(line + 4);
 			if (n == 512) {
-				for (i = 0; i < n; i++) {
-					argv[3 + i] = ids[i];
-				}
-				freeReplyObject(statq_redis_commandv(redis, 3 + n, argv));
-				for (i = 0; i < n; i++) {
-					free(ids[i]);
-				}
+				statq_agg_ack(redis, argv, ids, n);
 				n = 0;
 			}
 		}
 	}
 	fclose(journal);
 	if (n) {
-		for (i = 0; i < n; i++) {
-			argv[3 + i] = ids[i];
-		}
-		freeReplyObject(statq_redis_commandv(redis, 3 + n, argv));
-		for (i = 0; i < n; i++) {
-			free(ids[i]);
-		}
+		statq_agg_ack(redis, argv, ids, n);
 	}
 }
 
@@ -1050,39 +1052,64 @@ static void statq_agg_compress(const char *dir, const char *name)
 	}
 }
 
-static void statq_agg_housekeeping(statq_agg *agg)
+/* The files of hourly/, then daily/, but for the temporary ones (".name.XXXXXX"): statq_agg_walk_next. */
+typedef struct _statq_agg_walk {
+	const char *top;         /* the aggregate's directory */
+	int         kind;        /* the next directory to open: 0 hourly, 1 daily, 2 none */
+	DIR        *listing;     /* the one being read, NULL between directories */
+	char        dir[4096];   /* its path */
+	bool        daily;       /* whether it is daily/ */
+	const char *name;        /* the file found, valid until the next call */
+} statq_agg_walk;
+
+/* The next file (walk->dir, walk->name, walk->daily); false when there are no more. */
+static bool statq_agg_walk_next(statq_agg_walk *walk)
 {
 	static const char *kinds[2] = {"hourly", "daily"};
-	time_t now = time(NULL);
-	int k;
+	struct dirent *entry;
 
-	for (k = 0; k < 2; k++) {
-		char dir[4096];
-		int64_t keep = k == 0 ? agg->options->retain_hours * 3600 : agg->options->retain_days * 86400;
-		struct dirent *entry;
-		DIR *listing;
-
-		snprintf(dir, sizeof(dir), "%.3000s/%.900s", agg->dir, kinds[k]);
-		if (!(listing = opendir(dir))) {
-			continue;
-		}
-		while ((entry = readdir(listing))) {
-			time_t start;
-			time_t end;
-			char path[4096];
-
-			if (entry->d_name[0] == '.' || !statq_agg_period(entry->d_name, k == 1, &start)) {
+	for (;;) {
+		if (!walk->listing) {
+			if (walk->kind == 2) {
+				return false;
+			}
+			snprintf(walk->dir, sizeof(walk->dir), "%.3000s/%.900s", walk->top, kinds[walk->kind]);
+			walk->daily = walk->kind++ == 1;
+			if (!(walk->listing = opendir(walk->dir))) {
 				continue;
 			}
-			end = start + (k == 0 ? 3600 : 86400);
-			snprintf(path, sizeof(path), "%.3000s/%.900s", dir, entry->d_name);
-			if (keep > 0 && end + keep <= now) {
-				unlink(path);
-			} else if (end + STATQ_AGG_CLOSED <= now && statq_agg_ends(entry->d_name, ".folded")) {
-				statq_agg_compress(dir, entry->d_name);
-			}
 		}
-		closedir(listing);
+		if (!(entry = readdir(walk->listing))) {
+			closedir(walk->listing);
+			walk->listing = NULL;
+		} else if (entry->d_name[0] != '.') {
+			walk->name = entry->d_name;
+			return true;
+		}
+	}
+}
+
+static void statq_agg_housekeeping(statq_agg *agg)
+{
+	statq_agg_walk walk = {.top = agg->dir};
+	time_t now = time(NULL);
+
+	while (statq_agg_walk_next(&walk)) {
+		int64_t keep = walk.daily ? agg->options->retain_days * 86400 : agg->options->retain_hours * 3600;
+		time_t start;
+		time_t end;
+		char path[4096];
+
+		if (!statq_agg_period(walk.name, walk.daily, &start)) {
+			continue;
+		}
+		end = start + (walk.daily ? 86400 : 3600);
+		snprintf(path, sizeof(path), "%.3000s/%.900s", walk.dir, walk.name);
+		if (keep > 0 && end + keep <= now) {
+			unlink(path);
+		} else if (end + STATQ_AGG_CLOSED <= now && statq_agg_ends(walk.name, ".folded")) {
+			statq_agg_compress(walk.dir, walk.name);
+		}
 	}
 }
 
@@ -1093,36 +1120,24 @@ static int statq_agg_compare_names(const void *a, const void *b)
 
 static void statq_agg_index(statq_agg *agg)
 {
-	static const char *kinds[2] = {"daily", "hourly"};
+	statq_agg_walk walk = {.top = agg->dir};
 	char **names = NULL, temp[4096], target[4096];
 	size_t count = 0, capacity = 0, i;
-	int k;
 	FILE *out;
 
-	for (k = 0; k < 2; k++) {
-		char dir[4096];
-		struct dirent *entry;
-		DIR *listing;
+	while (statq_agg_walk_next(&walk)) {
+		char line[600];
 
-		snprintf(dir, sizeof(dir), "%.3000s/%.900s", agg->dir, kinds[k]);
-		if (!(listing = opendir(dir))) {
+		if (!statq_agg_ends(walk.name, ".html")) {
 			continue;
 		}
-		while ((entry = readdir(listing))) {
-			char line[600];
-
-			if (entry->d_name[0] == '.' || !statq_agg_ends(entry->d_name, ".html")) {
-				continue;
-			}
-			/* "2026-11-25 1daily 2026-11-25.all.html": sorts by day, daily before hourly */
-			snprintf(line, sizeof(line), "%.10s %d%s/%s", entry->d_name, 1 - k, kinds[k], entry->d_name);
-			if (count == capacity) {
-				capacity = capacity * 2 + 64;
-				names = statq_realloc(names, capacity * sizeof(char *));
-			}
-			names[count++] = statq_strdup(line);
+		/* "2026-11-25 1daily 2026-11-25.all.html": sorts by day, daily before hourly */
+		snprintf(line, sizeof(line), "%.10s %d%s/%s", walk.name, walk.daily ? 1 : 0, walk.daily ? "daily" : "hourly", walk.name);
+		if (count == capacity) {
+			capacity = capacity * 2 + 64;
+			names = statq_realloc(names, capacity * sizeof(char *));
 		}
-		closedir(listing);
+		names[count++] = statq_strdup(line);
 	}
 	if (count) {
 		qsort(names, count, sizeof(char *), statq_agg_compare_names);
@@ -1465,22 +1480,25 @@ static void statq_agg_clean(const char *dir)
 	closedir(listing);
 }
 
+/* aggregate cannot run without these */
+static bool statq_aggregate_given(const statq_options *options)
+{
+	return options->redis && options->stream && options->consumer_group && options->dir;
+}
+
 int statq_aggregate_main(int argc, char **argv)
 {
-	const statq_command *command = statq_command_find("aggregate");
+	static const statq_opening opening = {
+		.given = statq_aggregate_given,
+		.missing = "aggregate: give --redis ADDRESS --stream KEY --group NAME --dir DIR (see statq aggregate --help)"
+	};
 	statq_options options;
 	statq_agg agg;
 	char error[1024], path[4096], name[256], last[64];
 	int status, lock;
 
-	status = statq_options_parse_all(command, argc, argv, &options);
-	if (status != STATQ_OK) {
-		return status < 0 ? STATQ_OK : status;
-	}
-	if (!options.redis || !options.stream || !options.consumer_group || !options.dir) {
-		statq_error("aggregate: give --redis ADDRESS --stream KEY --group NAME --dir DIR (see statq aggregate --help)");
-		statq_options_free(&options);
-		return STATQ_USAGE;
+	if (!statq_command_begin("aggregate", &opening, argc, argv, &options, NULL, &status)) {
+		return status;
 	}
 	memset(&agg, 0, sizeof(agg));
 	if (!statq_redis_parse(&agg.redis, options.redis, error, sizeof(error))) {

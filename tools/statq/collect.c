@@ -3,6 +3,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "collect.h"
 
@@ -72,18 +73,46 @@ int statq_collect(const statq_options *options, const char *command, statq_profi
 	return status;
 }
 
-bool statq_report_begin(statq_report *report, const char *command, bool keep_samples, int argc, char **argv, int *status)
+bool statq_command_begin(const char *command, const statq_opening *opening, int argc, char **argv,
+	statq_options *options, statq_output **output, int *status)
 {
-	memset(report, 0, sizeof(*report));
-	*status = statq_options_parse_all(statq_command_find(command), argc, argv, &report->options);
+	*status = statq_options_parse_all(statq_command_find(command), argc, argv, options);
 	if (*status != STATQ_OK) {
 		/* below zero: help was printed */
 		*status = *status < 0 ? STATQ_OK : *status;
 		return false;
 	}
-	if (!(report->output = statq_output_open(report->options.output, command))) {
-		statq_options_free(&report->options);
+	if (opening && opening->given && !opening->given(options)) {
+		statq_error("%s", opening->missing);
+		*status = STATQ_USAGE;
+	} else if (opening && opening->terminal && !options->output && isatty(STDOUT_FILENO)) {
+		statq_error("%s", opening->terminal);
+		*status = STATQ_USAGE;
+	} else if (output && !(*output = statq_output_open(options->output, command))) {
 		*status = STATQ_FAIL;
+	}
+	if (*status != STATQ_OK) {
+		statq_options_free(options);
+		return false;
+	}
+	return true;
+}
+
+int statq_command_end(const char *command, statq_options *options, statq_output *output, int status)
+{
+	if (status == STATQ_OK) {
+		status = statq_output_commit(output, command);
+	} else {
+		statq_output_abort(output);
+	}
+	statq_options_free(options);
+	return status;
+}
+
+bool statq_report_begin(statq_report *report, const char *command, bool keep_samples, int argc, char **argv, int *status)
+{
+	memset(report, 0, sizeof(*report));
+	if (!statq_command_begin(command, NULL, argc, argv, &report->options, &report->output, status)) {
 		return false;
 	}
 	report->profile = statq_profile_new(keep_samples);
@@ -97,12 +126,6 @@ bool statq_report_begin(statq_report *report, const char *command, bool keep_sam
 
 int statq_report_end(statq_report *report, const char *command, int status)
 {
-	if (status == STATQ_OK) {
-		status = statq_output_commit(report->output, command);
-	} else {
-		statq_output_abort(report->output);
-	}
 	statq_profile_free(report->profile);
-	statq_options_free(&report->options);
-	return status;
+	return statq_command_end(command, &report->options, report->output, status);
 }

@@ -1,6 +1,7 @@
 /*
- * collect.h: read samples as the options say into a profile (used by top,
- * fold, flame and speedscope).
+ * collect.h: how a command opens (its options parsed and checked, its output
+ * opened), and reading samples as the options say into a profile (used by
+ * top, fold, flame and speedscope).
  */
 #ifndef STATQ_COLLECT_H
 #define STATQ_COLLECT_H
@@ -8,6 +9,27 @@
 #include "profile.h"
 #include "reader.h"
 #include "output.h"
+
+/* What a command cannot run without, checked by statq_command_begin. */
+typedef struct _statq_opening {
+	/* the options it needs were given; else missing is said (a usage error). NULL: needs none */
+	bool      (*given)(const statq_options *options);
+	const char *missing;
+	/* its output is not for a terminal: with no -o and stdout a terminal, this is said (a usage error). NULL: fine */
+	const char *terminal;
+} statq_opening;
+
+/*
+ * Parse the command's options (argv[0] is its name), check them as opening
+ * says (NULL: nothing to check) and, when output is not NULL, open -o
+ * (stdout without it): true when the command may run; otherwise false with
+ * *status what the command returns (everything freed).
+ */
+bool statq_command_begin(const char *command, const statq_opening *opening, int argc, char **argv,
+	statq_options *options, statq_output **output, int *status);
+
+/* Commit the output when status is STATQ_OK (else discard it) and free the options: what the command returns. */
+int statq_command_end(const char *command, statq_options *options, statq_output *output, int status);
 
 typedef struct _statq_collected {
 	statq_totals totals;

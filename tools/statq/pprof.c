@@ -20,7 +20,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <zlib.h>
 
@@ -410,7 +409,7 @@ static bool statq_pprof_gzip(const statq_pb *data, statq_pb *out)
 
 int statq_pprof_main(int argc, char **argv)
 {
-	const statq_command *command = statq_command_find("pprof");
+	static const statq_opening opening = {.terminal = "pprof: the profile is binary: write it to a file with -o FILE.pb.gz"};
 	statq_options options;
 	statq_reader_calls calls;
 	statq_totals totals;
@@ -421,18 +420,8 @@ int statq_pprof_main(int argc, char **argv)
 	int status;
 	size_t length;
 
-	status = statq_options_parse_all(command, argc, argv, &options);
-	if (status != STATQ_OK) {
-		return status < 0 ? STATQ_OK : status;
-	}
-	if (!options.output && isatty(STDOUT_FILENO)) {
-		statq_error("pprof: the profile is binary: write it to a file with -o FILE.pb.gz");
-		statq_options_free(&options);
-		return STATQ_USAGE;
-	}
-	if (!(output = statq_output_open(options.output, "pprof"))) {
-		statq_options_free(&options);
-		return STATQ_FAIL;
+	if (!statq_command_begin("pprof", &opening, argc, argv, &options, &output, &status)) {
+		return status;
 	}
 	memset(&pprof, 0, sizeof(pprof));
 	pprof.options = &options;
@@ -475,11 +464,6 @@ int statq_pprof_main(int argc, char **argv)
 			status = STATQ_FAIL;
 		}
 	}
-	if (status == STATQ_OK) {
-		status = statq_output_commit(output, "pprof");
-	} else {
-		statq_output_abort(output);
-	}
 
 	statq_pb_free(&encoded);
 	statq_pb_free(&compressed);
@@ -492,6 +476,5 @@ int statq_pprof_main(int argc, char **argv)
 	free(pprof.texts);
 	free(pprof.gaps);
 	free(pprof.key);
-	statq_options_free(&options);
-	return status;
+	return statq_command_end("pprof", &options, output, status);
 }

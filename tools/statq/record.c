@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collect.h"
 #include "output.h"
 #include "reader.h"
 
@@ -57,7 +58,7 @@ static void statq_record_tick(void *context, const statq_totals *totals, bool fi
 
 int statq_record_main(int argc, char **argv)
 {
-	const statq_command *command = statq_command_find("record");
+	static const statq_opening opening = {.terminal = "record: give the file to write with -o FILE (or redirect stdout)"};
 	statq_options options;
 	statq_totals totals;
 	statq_reader_calls calls;
@@ -65,18 +66,8 @@ int statq_record_main(int argc, char **argv)
 	statq_output *output;
 	int status;
 
-	status = statq_options_parse_all(command, argc, argv, &options);
-	if (status != STATQ_OK) {
-		return status < 0 ? STATQ_OK : status;
-	}
-	if (!options.output && isatty(STDOUT_FILENO)) {
-		statq_error("record: give the file to write with -o FILE (or redirect stdout)");
-		statq_options_free(&options);
-		return STATQ_USAGE;
-	}
-	if (!(output = statq_output_open(options.output, "record"))) {
-		statq_options_free(&options);
-		return STATQ_FAIL;
+	if (!statq_command_begin("record", &opening, argc, argv, &options, &output, &status)) {
+		return status;
 	}
 
 	memset(&record, 0, sizeof(record));
@@ -100,11 +91,5 @@ int statq_record_main(int argc, char **argv)
 		statq_error("record: cannot write %s", record.target);
 		status = STATQ_FAIL;
 	}
-	if (status == STATQ_OK) {
-		status = statq_output_commit(output, "record");
-	} else {
-		statq_output_abort(output);
-	}
-	statq_options_free(&options);
-	return status;
+	return statq_command_end("record", &options, output, status);
 }

@@ -36,6 +36,7 @@
 
 #include <zlib.h>
 
+#include "collect.h"
 #include "reader.h"
 #include "redis.h"
 
@@ -457,9 +458,18 @@ static void statq_ship_drain(statq_ship *ship)
 	ship->sent = 0;
 }
 
+/* ship cannot run without these */
+static bool statq_ship_given(const statq_options *options)
+{
+	return options->redis && options->stream;
+}
+
 int statq_ship_main(int argc, char **argv)
 {
-	const statq_command *command = statq_command_find("ship");
+	static const statq_opening opening = {
+		.given = statq_ship_given,
+		.missing = "ship: give the Redis server and the stream: --redis redis://host:port --stream KEY (see statq ship --help)"
+	};
 	statq_options options;
 	statq_reader_calls calls;
 	statq_totals totals;
@@ -468,14 +478,8 @@ int statq_ship_main(int argc, char **argv)
 	double away = 2.5;
 	int status;
 
-	status = statq_options_parse_all(command, argc, argv, &options);
-	if (status != STATQ_OK) {
-		return status < 0 ? STATQ_OK : status;
-	}
-	if (!options.redis || !options.stream) {
-		statq_error("ship: give the Redis server and the stream: --redis redis://host:port --stream KEY (see statq ship --help)");
-		statq_options_free(&options);
-		return STATQ_USAGE;
+	if (!statq_command_begin("ship", &opening, argc, argv, &options, NULL, &status)) {
+		return status;
 	}
 	memset(&ship, 0, sizeof(ship));
 	if (!statq_redis_parse(&ship.redis, options.redis, error, sizeof(error))) {
