@@ -74,7 +74,7 @@ static statq_input *statq_reader_open(const statq_options *options, bool *implic
 	return statq_input_file("-", error, error_size);
 }
 
-static double statq_reader_time(json_object *object)
+double statq_reader_time(json_object *object)
 {
 	json_object *value;
 

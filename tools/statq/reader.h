@@ -78,6 +78,8 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 
 /* Samples per second over the samples' own time span (0 when unknown). */
 double statq_totals_rate(const statq_totals *totals);
+/* A sample's or status line's "time" (Unix seconds), 0 when it has none. */
+double statq_reader_time(json_object *object);
 
 /* A tokener for statq_reader_parse. */
 json_tokener *statq_reader_tokener(void);

@@ -89,17 +89,6 @@ typedef struct _statq_ship {
 	char         drop_reason[256];
 } statq_ship;
 
-static double statq_ship_time(json_object *object)
-{
-	json_object *value;
-
-	if (!json_object_object_get_ex(object, "time", &value)
-			|| !(json_object_is_type(value, json_type_double) || json_object_is_type(value, json_type_int))) {
-		return 0;
-	}
-	return json_object_get_double(value);
-}
-
 static void statq_ship_drop(statq_ship *ship, uint64_t n, double first, double last, const char *reason)
 {
 	if (n == 0) {
@@ -390,7 +379,7 @@ static void statq_ship_pump(statq_ship *ship)
 static void statq_ship_sample(void *context, json_object *object, const char *line, size_t length)
 {
 	statq_ship *ship = context;
-	double time = statq_ship_time(object);
+	double time = statq_reader_time(object);
 
 	ship->read++;
 	if (ship->batch_length + length + 1 > ship->batch_capacity) {
