@@ -21,9 +21,10 @@
  *       the innermost frames; its size adapts to the stack seen before;
  *   (3) one batched read (one iovec each) of every distinct function the
  *       frames run and the line/opcode of every user frame's opline.
- * Frames outside the window (a generator's frame lives on the heap, a
- * stack that continues on the previous VM stack page) cost one read each,
- * bounded; the previous page's top is read with the window once known.
+ * Frames outside the window cost a read each (a generator's frame lives on
+ * the heap) or a read a VM stack page (a stack that continues on the pages
+ * under the current one: a fiber's are 16 KiB), bounded; the previous
+ * page's top is read with the window once known.
  * Names are cached per function address, keyed also by the name, scope and
  * file pointers read in (3), so a function seen before costs no string read
  * and no arena work; the cache is emptied at each request start (a new

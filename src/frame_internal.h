@@ -48,6 +48,8 @@
 #define STAT_FRAME_DELEGATION  64
 /* room above and below the last top a guessed window covers (calls made and returned since) */
 #define STAT_FRAME_GUESS_ROOM  4096
+/* VM stack pages under the previous one whose place is remembered (the 257 frames a walk may take: 13 fiber pages of 16 KiB at 800 bytes a frame) */
+#define STAT_FRAME_PAGES       32
 /* the top of the window, copied first */
 #define STAT_FRAME_WINDOW_FIRST 1024
 #define STAT_FRAME_ARGS_BYTES  (STAT_ARGINFO_MAX * sizeof(zval))
@@ -159,15 +161,25 @@ struct _stat_frame_reader {
 	 * The top of the previous VM stack page, when the stack continues there
 	 * (frame_window.c), all written by S: lower (STAT_FRAME_WINDOW_MAX
 	 * bytes) holds lower_lo .. lower_hi (0, 0: none), read with the window
-	 * or by stat_frame_lower. page is the current page that page_prev (0:
-	 * none) and page_prev_top (its top, saved in its header when the stack
-	 * moved on) were learnt for, 0 when not learnt (R at reset). lower_size
+	 * or by stat_frame_lower, or a page further down the chain when the walk
+	 * reaches one (stat_frame_deep). page is the current page that
+	 * page_prev (0: none) and page_prev_top (its top, saved in its header
+	 * when the stack moved on) were learnt for, 0 when not learnt (R at
+	 * reset); so were the pages under page_prev: deep[0 .. deep_count) in
+	 * chain order, each its page and saved top, learnt one header read at a
+	 * time as a walk needs them, and deep_next, the next page down to learn
+	 * (0: the chain ends there, or STAT_FRAME_PAGES were learnt). lower_size
 	 * is adapted like window_size (R at create).
 	 */
 	unsigned char   *lower;
 	uintptr_t        lower_lo, lower_hi;
 	uintptr_t        page, page_prev, page_prev_top;
 	size_t           lower_size;
+	struct {
+		uintptr_t page, top;
+	}                deep[STAT_FRAME_PAGES];
+	uint32_t         deep_count;
+	uintptr_t        deep_next;
 	/*
 	 * The current page under the window, read by stat_frame_at (below_lo ..
 	 * below_hi, 0, 0: none); whole pages when counting (stat_frame_count,

@@ -4,10 +4,15 @@
  * The window is the top of the current VM stack page, where the innermost
  * frames are, read in bulk (the top first: it changes fastest), its size
  * adapted to the stack seen before; it may be guessed from the last sample
- * and read with the executor globals in one call. When the stack continues
- * on the previous page, that page's top (`lower`) is read with it once
- * learnt; deeper frames on this page come from `below`. A frame found in
- * none of them costs one read, at most STAT_FRAME_EXTRA_READS a sample.
+ * and read with the executor globals in one call; it is read also when the
+ * current frame is a generator's (on the heap: its resumer and callers are
+ * at the page's top). When the stack continues on the previous page, that
+ * page's top (`lower`) is read with it once learnt; deeper frames on this
+ * page come from `below`; a frame on a page further down the chain is found
+ * among the pages learnt for the current one (a header read each, once) and
+ * that page copied into `lower` in one read. A frame found in none of them
+ * (a generator's) costs one read; all these reads are at most
+ * STAT_FRAME_EXTRA_READS a sample.
  *
  * Invariants: window_lo .. window_hi (and lower_*, below_*) describe exactly
  * what the buffers hold from this sample's reads, empty otherwise; a frame
@@ -31,25 +36,38 @@
  * learnt before), the top of that page too, in the same call.
  */
 /*
+ * Whether the current frame lies off the current VM stack page altogether:
+ * a generator's, which lives on the heap; the frames under it (the one that
+ * resumed it and its callers) are still at the page's top. (One on the page
+ * but not under its top is garbage.)
+ */
+static inline bool stat_frame_current_off(const stat_frame_globals *globals)
+{
+	return globals->current < globals->page || globals->current >= globals->end;
+}
+
+/*
  * Plan the window for a stack whose state is `globals`: the top of the
  * current page (and the top of the previous page when the stack continues
- * there). Returns how many iovecs, 0 when the current frame is not on the
- * page (a generator's).
+ * there), also when the current frame is off the page (a generator's).
+ * Returns how many iovecs, 0 when there is no page or the current frame is
+ * on it but not under its top.
  */
 static unsigned long stat_frame_window_plan(stat_frame_reader *reader, const stat_frame_globals *globals,
 	size_t size, struct iovec *local, struct iovec *remote)
 {
 	uintptr_t page_lo = globals->page + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
 	uintptr_t hi = globals->top, lo, split;
+	bool off = stat_frame_current_off(globals);
 	unsigned long count;
 
 	if (globals->page == 0 || hi <= page_lo || hi - page_lo > (uintptr_t) 1 << 30 ||
-		globals->current < page_lo || globals->current >= hi) {
+		(!off && (globals->current < page_lo || globals->current >= hi))) {
 		return 0;
 	}
 
 	lo = hi - page_lo > size ? hi - size : page_lo;
-	if (globals->current < lo) {
+	if (!off && globals->current < lo) {
 		/* the current frame alone is large: take it and what follows */
 		lo = globals->current;
 		if (hi - lo > STAT_FRAME_WINDOW_MAX) {
@@ -150,12 +168,18 @@ bool stat_frame_window_fits(const stat_frame_reader *reader, const stat_frame_gl
 	uintptr_t lo = (uintptr_t) remote[1].iov_base, need;
 
 	if (globals->page != guess->page || globals->top > guess->top || globals->top <= page_lo ||
-		globals->current < lo || globals->current >= globals->top) {
+		(!stat_frame_current_off(globals) && (globals->current < lo || globals->current >= globals->top))) {
 		return false;
 	}
 	/* as much of the stack under the top as a window of this size would take */
 	need = globals->top - page_lo > reader->window_size ? globals->top - reader->window_size : page_lo;
 	return lo <= need;
+}
+
+/* A page's prev link as the next page down to learn: 0 when there is none (or it is garbage). */
+static inline uintptr_t stat_frame_page_link(const struct _zend_vm_stack *header)
+{
+	return header->prev != NULL && stat_frame_aligned((uintptr_t) header->prev) ? (uintptr_t) header->prev : 0;
 }
 
 /* Learn where the previous VM stack page is and how far it was filled (two reads, once a page). */
@@ -165,8 +189,9 @@ static void stat_frame_lower_learn(stat_frame_reader *reader, const stat_frame_g
 
 	reader->page = globals->page;
 	reader->page_prev = 0;
-	if (!stat_frame_read_one(reader, &header, globals->page, sizeof(header)) || header.prev == NULL ||
-		!stat_frame_aligned((uintptr_t) header.prev)) {
+	reader->deep_count = 0;
+	reader->deep_next = 0;
+	if (!stat_frame_read_one(reader, &header, globals->page, sizeof(header)) || !stat_frame_page_link(&header)) {
 		return;
 	}
 	reader->page_prev = (uintptr_t) header.prev;
@@ -177,22 +202,23 @@ static void stat_frame_lower_learn(stat_frame_reader *reader, const stat_frame_g
 	}
 	/* saved when the stack moved on to the current page */
 	reader->page_prev_top = (uintptr_t) header.top;
+	/* the page under it, learnt only if a walk goes there (stat_frame_deep) */
+	reader->deep_next = stat_frame_page_link(&header);
 }
 
 /*
- * Copy the previous page from `address` (or further down) to its top;
- * whether it read (not when the address is not on that page, or there is
- * none: a fiber's stack has no previous page under its first).
+ * Copy the page `page` whose top is `top` from `address` (or further down:
+ * `size` bytes under the top, or as much as a window holds) to its top;
+ * whether it read (not when the address is not on that page).
  */
-static bool stat_frame_lower(stat_frame_reader *reader, uintptr_t address)
+static bool stat_frame_lower_read(stat_frame_reader *reader, uintptr_t page, uintptr_t top, size_t size, uintptr_t address)
 {
-	uintptr_t prev_lo = reader->page_prev + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
-	uintptr_t top = reader->page_prev_top, from;
+	uintptr_t prev_lo = page + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval), from;
 
-	if (reader->page_prev == 0 || address < prev_lo || address >= top || top - prev_lo > (uintptr_t) 1 << 30) {
+	if (page == 0 || address < prev_lo || address >= top || top - prev_lo > (uintptr_t) 1 << 30) {
 		return false;
 	}
-	from = top - prev_lo > reader->lower_size ? top - reader->lower_size : prev_lo;
+	from = top - prev_lo > size ? top - size : prev_lo;
 	if (from > address) {
 		/* deeper than last time: take as much as a window holds */
 		from = top - address > STAT_FRAME_WINDOW_MAX ? address : (top - prev_lo > STAT_FRAME_WINDOW_MAX ? top - STAT_FRAME_WINDOW_MAX : prev_lo);
@@ -207,6 +233,57 @@ static bool stat_frame_lower(stat_frame_reader *reader, uintptr_t address)
 		reader->lower_hi = top;
 	}
 	return true;
+}
+
+/*
+ * Copy the previous page from `address` (or further down) to its top;
+ * whether it read (not when the address is not on that page, or there is
+ * none: a fiber's stack has no previous page under its first).
+ */
+static bool stat_frame_lower(stat_frame_reader *reader, uintptr_t address)
+{
+	return stat_frame_lower_read(reader, reader->page_prev, reader->page_prev_top, reader->lower_size, address);
+}
+
+/*
+ * A frame on a page under the previous one (a stack over many pages: a
+ * fiber's are 16 KiB): find that page among those learnt, learning more
+ * down the chain (one header read each, counted in `extra`, remembered for
+ * the current page) while it is not found, then copy it into `lower` from
+ * its top down, as much as a window holds (one read, counted): the walk
+ * goes on down that page. Whether it read. A frame on no page of the chain
+ * (a generator's, on the heap; the main stack under a fiber's) learns the
+ * rest of the chain once, then costs nothing here.
+ */
+static bool stat_frame_deep(stat_frame_reader *reader, uintptr_t address, int *extra)
+{
+	uint32_t i;
+
+	for (i = 0; i < reader->deep_count; i++) {
+		if (stat_frame_lower_read(reader, reader->deep[i].page, reader->deep[i].top, STAT_FRAME_WINDOW_MAX, address)) {
+			(*extra)++;
+			return true;
+		}
+	}
+	while (reader->deep_next && reader->deep_count < STAT_FRAME_PAGES && *extra < STAT_FRAME_EXTRA_READS) {
+		struct _zend_vm_stack header;
+		uintptr_t page = reader->deep_next;
+
+		(*extra)++;
+		reader->deep_next = 0;
+		if (!stat_frame_read_one(reader, &header, page, sizeof(header)) || !stat_frame_aligned((uintptr_t) header.top)) {
+			return false;
+		}
+		reader->deep[reader->deep_count].page = page;
+		reader->deep[reader->deep_count].top = (uintptr_t) header.top;
+		reader->deep_count++;
+		reader->deep_next = stat_frame_page_link(&header);
+		if (stat_frame_lower_read(reader, page, (uintptr_t) header.top, STAT_FRAME_WINDOW_MAX, address)) {
+			(*extra)++;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* The frame at address: from the window or the previous page's top, or one extra read into `into`. */
@@ -257,6 +334,8 @@ const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_fra
 			/* (a frame not on the previous page costs its own read below, not two) */
 			if (stat_frame_lower(reader, address)) {
 				(*extra)++;
+			} else if (*extra < STAT_FRAME_EXTRA_READS) {
+				stat_frame_deep(reader, address, extra);
 			}
 		}
 		if (stat_frame_within(address, reader->lower_lo, reader->lower_hi)) {

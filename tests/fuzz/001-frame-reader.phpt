@@ -1,5 +1,5 @@
 --TEST--
-fuzz: the frame reader against an executor image with corrupted frames, links, functions, oplines, strings and generators: no crash, no sanitizer report, the image as built (and restored) read exactly, every corrupted read whole and consistent or counted as failed (bounded; seeded, replays)
+fuzz: the frame reader against an executor image with corrupted frames, links, functions, oplines, strings and generators: no crash, no sanitizer report, the image as built (and restored) read exactly, every corrupted read whole and consistent or counted as failed (bounded; seeded, replays; earlier findings of other seeds replayed)
 --SKIPIF--
 <?php require __DIR__ . '/fuzz.inc'; if ($why = stat_fuzz_skip()) die("skip $why"); ?>
 --INI--
@@ -25,6 +25,11 @@ if ($fuzz = stat_fuzz_build_frame()) {
     if (preg_match('/(\d+) inputs in .* (\d+) exact reads/', $out, $m)) {
         printf("inputs run: %s, exact reads: %s\n", $m[1] > 0 ? 'yes' : 'no', $m[2] > 0 ? 'yes' : 'no');
     }
+    /* findings of other seeds, replayed: seed 2, input 2416: 341 frames over five 16 KiB pages, read at stat.stack=255 */
+    foreach ([[2, 2416]] as [$replay_seed, $replay_run]) {
+        [$code, $out] = stat_unit_exec([$fuzz, '--seed', (string) $replay_seed, '--run', (string) $replay_run], 60);
+        printf("seed %d, input %d: exit %s\n%s", $replay_seed, $replay_run, var_export($code, true), $out);
+    }
 }
 ?>
 --EXPECTF--
@@ -32,3 +37,5 @@ sanitizers: %s
 frame-fuzz: seed %d: %d inputs in %f s, %d samples read: %d whole, %d failed (counted); %d exact reads of the image as built (%d after corruption, %d truncated), 0 failures
 exit: 0
 inputs run: yes, exact reads: yes
+seed 2, input 2416: exit 0
+frame-fuzz: seed 2: 1 inputs in %f s, %d samples read: %d whole, %d failed (counted); %d exact reads of the image as built (%d after corruption, %d truncated), 0 failures

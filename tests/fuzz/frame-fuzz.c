@@ -775,12 +775,19 @@ static void image_build(uint64_t seed)
 		fuzz_fail("the image's VM stack is full");
 	}
 
-	/* the leaf, with arguments; a suspending fiber's leaf is Fiber::suspend */
+	/*
+	 * the leaf, with arguments; a suspending fiber's leaf is Fiber::suspend;
+	 * a generator resumed with no arguments to pass on runs itself (the
+	 * current frame on the heap, its resumer at the page's top). (No draw of
+	 * its own: the shapes of other inputs stay as they were.)
+	 */
 	argc = fuzz_below(12);
 	if (variant == 4) {
 		/* Fiber::suspend($value) */
 		leaf = ex;
 		argc = 1;
+	} else if (variant == 2 && argc == 0) {
+		leaf = ex;
 	} else {
 		uint32_t declared;
 
