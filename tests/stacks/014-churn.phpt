@@ -36,7 +36,8 @@ function churn_once(int $i): int {
     $f = make_closure($i);
     $t = $f($i);
     unset($f);
-    $t += eval('return ' . $i . ' + strlen("x");');
+    /* eval'd code that runs long enough to be sampled in every run, even under the sanitizers on a busy machine */
+    $t += eval('$e = 0; for ($j = 0; $j < 300; $j++) { $e += $j; } return $e + ' . $i . ' + strlen("x");');
     foreach (gen(20) as $k => $v) {
         $t += $k;
     }
@@ -60,8 +61,9 @@ function churn_once(int $i): int {
 }
 echo "ready\n";
 fgets(STDIN);
-$deadline = microtime(true) + 3;
-for ($i = 0; microtime(true) < $deadline; $i++) {
+/* 3 s, and at least 3,000 samples (a slow or busy machine gets more time: at most 30 s) */
+$start = microtime(true);
+for ($i = 0; (microtime(true) - $start < 3 || stat\counters()['samples_written'] < 3000) && microtime(true) - $start < 30; $i++) {
     nested($i % 70, $i);
 }
 echo "done\n";
