@@ -7,9 +7,10 @@
  * stat answers every whole message, in order, with {int64 status; int64
  * value}: 0 applied (value: now in effect), 1 unknown control, 2 out of
  * range (value: unchanged), 3 above the maximum sized at startup (value: that
- * maximum). The replies are read with a deadline (STATQ_CTL_WAIT); a stat
- * that does not answer (older than the replies) gets "sent ..., no reply" and
- * exit 0. Any refusal is an error: its reason on stderr, exit 1.
+ * maximum). The replies are read with a deadline (STATQ_CTL_WAIT); a message
+ * not answered by then (a stalled listener, a stat older than the replies)
+ * is an error like a refusal, since nothing says it took effect: "no reply"
+ * on stderr, exit 1. Any refusal: its reason on stderr, exit 1.
  */
 #include <errno.h>
 #include <poll.h>

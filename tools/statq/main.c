@@ -151,9 +151,9 @@ const statq_command statq_commands[] = {
 		"on/off also accept 1/0, yes/no, true/false. All pairs are checked before anything is\n"
 		"sent. Each applied change prints \"applied NAME VALUE\" (the value now in effect); a\n"
 		"change stat refuses prints why (unknown control, out of range, above the startup\n"
-		"maximum) and the exit status is 1. A stat too old to answer prints\n"
-		"\"sent NAME VALUE to ADDRESS, no reply\" after 2 seconds, and a warning (exit 0: check\n"
-		"the settings with statq status).\n"
+		"maximum) and the exit status is 1. A change stat does not answer within 2 seconds\n"
+		"(a stalled listener, a stat older than the replies) is an error too: \"no reply\",\n"
+		"it may or may not have taken effect (check with statq status), exit status 1.\n"
 		"\n"
 		"example: statq ctl -c /run/php/stat.control interval 50 arginfo on"},
 	{"status", STATQ_CMD_STATUS, statq_status_main,
