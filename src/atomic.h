@@ -13,7 +13,6 @@
 #include <stdbool.h>
 
 typedef struct { volatile uint64_t v; } stat_atomic_u64;
-typedef struct { volatile int64_t v; } stat_atomic_i64;
 typedef struct { volatile uint32_t v; } stat_atomic_u32;
 
 static inline uint64_t stat_atomic_load(stat_atomic_u64 *a)
@@ -58,16 +57,6 @@ static inline bool stat_atomic_cas(stat_atomic_u64 *a, uint64_t *expected, uint6
 		__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
-static inline int64_t stat_atomic_load_i64(stat_atomic_i64 *a)
-{
-	return __atomic_load_n(&a->v, __ATOMIC_ACQUIRE);
-}
-
-static inline void stat_atomic_store_i64(stat_atomic_i64 *a, int64_t v)
-{
-	__atomic_store_n(&a->v, v, __ATOMIC_RELEASE);
-}
-
 static inline uint32_t stat_atomic_load_u32(stat_atomic_u32 *a)
 {
 	return __atomic_load_n(&a->v, __ATOMIC_ACQUIRE);
@@ -84,19 +73,9 @@ static inline bool stat_atomic_cas_u32(stat_atomic_u32 *a, uint32_t *expected, u
 		__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
-static inline void stat_atomic_fence(void)
-{
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-}
-
 static inline void stat_atomic_fence_acquire(void)
 {
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-}
-
-static inline void stat_atomic_fence_release(void)
-{
-	__atomic_thread_fence(__ATOMIC_RELEASE);
 }
 
 #endif
