@@ -3,7 +3,7 @@ package: scripts/package-check passes on the checkout, and fails naming the fix 
 --SKIPIF--
 <?php
 $root = dirname(__DIR__, 2);
-if (!is_dir("$root/.git") && !is_file("$root/.git")) die('skip not a git checkout (scripts/matrix copies the sources without .git)');
+if (!is_dir("$root/.git") && !is_file("$root/.git")) die('skip not a git checkout (a copy of the sources without .git)');
 foreach (['git', 'xmllint'] as $tool) {
     exec('command -v ' . $tool, $out, $status);
     if ($status !== 0) die("skip needs $tool");
