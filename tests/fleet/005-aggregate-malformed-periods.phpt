@@ -1,5 +1,5 @@
 --TEST--
-fleet: aggregate skips, counts and acknowledges malformed entries and lines; closed periods are written gzip-compressed, retention removes old hourly files, the index lists each day
+fleet: aggregate skips, counts and acknowledges malformed entries and lines; closed periods are written gzip-compressed, retention removes old hourly files (--retain-hours) and old days (--retain-days), the index lists each day
 --SKIPIF--
 <?php require __DIR__ . '/fleet.inc'; if ($reason = fleet_skip_reason(['redis-server'])) die("skip $reason"); ?>
 --INI--
@@ -67,6 +67,13 @@ $add($entry(array_slice($old, 0, 5)));
 printf("late samples merged into the closed day: %s, no plain file beside: %s\n",
     fleet_folded("$dir/out/daily/{$day($now - 3 * 86400)}.all.folded*") === $expect(array_merge($old, array_slice($old, 0, 5))) ? 'yes' : 'no',
     file_exists("$dir/out/daily/{$day($now - 3 * 86400)}.all.folded") ? 'no' : 'yes');
+
+/* --retain-days 2: the day that ended more than two days ago goes (folded and flame graph), today stays, the index forgets it */
+[$code, $out, $err] = statq_run(['aggregate', '--redis', $redis->url(), '--stream', 'stat:samples', '--group', 'g', '--dir', "$dir/out",
+    '--once', '--retain-days', '2']);
+printf("--retain-days 2: exit %d, three days ago removed: %s, today kept: %s, the index without it: %s\n", $code,
+    glob("$dir/out/daily/{$day($now - 3 * 86400)}.*") ? 'no' : 'yes', file_exists("$dir/out/daily/{$day($now)}.all.folded") ? 'yes' : 'no',
+    str_contains(file_get_contents("$dir/out/index.html"), "<h2>{$day($now - 3 * 86400)}</h2>") ? 'no' : 'yes');
 ?>
 --EXPECT--
 statq: aggregate: skipped entry ID of stat:samples: no field v: not an entry of statq ship (acknowledged; it will not be read again)
@@ -83,3 +90,4 @@ two hours ago: hourly closed, gzip: yes, same counts: yes, flame graph: yes
 this hour: plain: yes
 index: a heading per day: yes
 late samples merged into the closed day: yes, no plain file beside: yes
+--retain-days 2: exit 0, three days ago removed: yes, today kept: yes, the index without it: yes

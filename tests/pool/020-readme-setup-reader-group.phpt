@@ -1,5 +1,5 @@
 --TEST--
-pool: the README's php-fpm setup (only zend_extension and the socket settings, sockets in a 0750 root:group directory) gives a real member of the readers' group stacks: status, top with self below total, fold and a flame graph by path under load; ctl is root's only; a user outside the group is refused on both sockets with the hint
+pool: the README's php-fpm setup (only zend_extension and the socket settings, sockets in a 0750 root:group directory) gives a real member of the readers' group stacks: status, top with self below total, fold and a flame graph by path under load; ctl is root's only, and a change above the startup maximum is refused with the reason; a recording started after the load leaves the ring's backlog out; a user outside the group is refused on both sockets with the hint
 --SKIPIF--
 <?php
 require __DIR__ . '/pool.inc'; require __DIR__ . '/../client/client.inc';
@@ -141,6 +141,23 @@ foreach ([['status', '-s', "$run/stat.stream"], ['ctl', '-c', "$run/stat.control
     [$code, $out, $err] = collect(as_user('statout', $args));
     printf("statout %s: exit %d\n%s", $args[0], $code, $err);
 }
+/* a change the pool cannot make is an error saying why, never "sent" */
+[$code, $out, $err] = statq_run(['ctl', '-c', "$run/stat.control", 'stack', '128']);
+printf("root ctl stack 128: exit %d\n%s", $code, str_replace($dir, 'DIR', $err));
+
+/* the ring now holds the load above: a recording started now has only what is sampled from then on, and says what it left out */
+$record = as_user('statin', ['record', '--seconds', '3', '-s', $run, '-o', "$dir/out/after.jsonl"]);
+$deadline = microtime(true) + 30;
+do {
+    stat_pool_http($pool->port, array_fill(0, 6, ['GET', '/shop.php?after=' . random_int(1, 1000)]), 3);
+} while (!finished($record) && microtime(true) < $deadline);
+[$code, $out, $err] = collect($record);
+$lines = file("$dir/out/after.jsonl", FILE_IGNORE_NEW_LINES) ?: ['{}'];
+$status = json_decode($lines[0], true);
+[$after] = stat_test_decode(implode("\n", $lines) . "\n");
+printf("record after the load: exit %d, the backlog left out and said: %s, samples from then on only: %s\n", $code,
+    preg_match('/left out ([1-9]\d*) samples/', $err) ? 'yes' : "no: $err",
+    ($status['type'] ?? '') === 'status' && count($after) > 0 && !array_filter($after, fn($x) => $x['time'] < $status['time']) ? 'yes' : 'no');
 ?>
 --EXPECT--
 bool(true)
@@ -158,3 +175,6 @@ statout status: exit 1
 statq: status: cannot connect to unix://DIR/run/stat.stream: Permission denied (connecting needs write permission on the socket and search permission on its directories: see stat.socket_group, stat.socket_mode and stat.control_mode)
 statout ctl: exit 1
 statq: ctl: cannot connect to unix://DIR/run/stat.control: Permission denied (connecting needs write permission on the socket and search permission on its directories: see stat.socket_group, stat.socket_mode and stat.control_mode)
+root ctl stack 128: exit 1
+statq: ctl: unix://DIR/run/stat.control refused stack 128: above the startup maximum 64: raise stat.stack in php.ini and restart PHP
+record after the load: exit 0, the backlog left out and said: yes, samples from then on only: yes
