@@ -18,7 +18,7 @@ $ini = stat_pool_ini(['stat.stream' => "unix://$dir/cgi.sock"], 'cgi.ini');
 $env = ['PATH' => '/usr/bin:/bin', 'PHP_INI_SCAN_DIR' => '', 'REDIRECT_STATUS' => '200', 'GATEWAY_INTERFACE' => 'CGI/1.1',
     'REQUEST_METHOD' => 'PUT', 'SCRIPT_FILENAME' => "$dir/cgi.php", 'SCRIPT_NAME' => '/cgi.php',
     'REQUEST_URI' => '/cgi.php?t=1', 'QUERY_STRING' => 't=1'];
-$cgi = proc_open([stat_pool_binary('cgi'), '-c', $ini, '-T', '3'], [0 => ['file', '/dev/null', 'r'], 1 => ['file', "$dir/cgi.out", 'w'], 2 => ['file', "$dir/cgi.err", 'w']], $pipes, $dir, $env);
+$cgi = proc_open([stat_pool_binary('cgi'), '-c', $ini, '-T', '3'], [0 => ['file', '/dev/null', 'r'], 1 => ['file', "$dir/cgi.out", 'w'], 2 => ['file', "$dir/cgi.err", 'w']], $pipes, $dir, $env + stat_pool_sanitizer_env());
 StatPoolProcesses::$handles[] = $cgi;
 $stream = new StatPoolStream("$dir/cgi.sock");
 printf("php-cgi exits: %s\n", stat_pool_until(fn() => !proc_get_status($cgi)['running'], 30.0) ? 'yes' : 'no');

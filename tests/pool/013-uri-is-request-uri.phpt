@@ -41,7 +41,7 @@ $dir = $pool->dir;
 $ini = stat_pool_ini(['stat.stream' => "unix://$dir/cgi.sock"], 'cgi.ini');
 $env = ['PATH' => '/usr/bin:/bin', 'PHP_INI_SCAN_DIR' => '', 'REDIRECT_STATUS' => '200', 'REQUEST_METHOD' => 'GET',
     'SCRIPT_FILENAME' => "$pool->docroot/index.php", 'SCRIPT_NAME' => '/index.php', 'REQUEST_URI' => '/app/users/7?tab=cgi', 'QUERY_STRING' => 'tab=cgi'];
-$cgi = proc_open([stat_pool_binary('cgi'), '-c', $ini], [0 => ['file', '/dev/null', 'r'], 1 => ['file', "$dir/cgi.out", 'w'], 2 => ['file', "$dir/cgi.out", 'a']], $pipes, $dir, $env);
+$cgi = proc_open([stat_pool_binary('cgi'), '-c', $ini], [0 => ['file', '/dev/null', 'r'], 1 => ['file', "$dir/cgi.out", 'w'], 2 => ['file', "$dir/cgi.out", 'a']], $pipes, $dir, $env + stat_pool_sanitizer_env());
 StatPoolProcesses::$handles[] = $cgi;
 $cgiStream = new StatPoolStream("$dir/cgi.sock");
 $cgiStream->readAll(30.0);
