@@ -63,8 +63,11 @@ echo implode("\n", $modes), "\n";
 function as_user(string $user, array $args): array
 {
     $command = array_merge(['runuser', '-u', $user, '--', $GLOBALS['dir'] . '/statq'], $args);
+    /* statq is not PHP: no sanitizer runtime preloaded (scripts/sanitize's is in a directory only root may read) */
+    $env = getenv();
+    unset($env['LD_PRELOAD']);
     $process = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['file', $GLOBALS['dir'] . "/$user-" . $args[0] . '.out', 'w'],
-        2 => ['file', $GLOBALS['dir'] . "/$user-" . $args[0] . '.err', 'w']], $pipes);
+        2 => ['file', $GLOBALS['dir'] . "/$user-" . $args[0] . '.err', 'w']], $pipes, null, $env);
     return [$process, $args[0], $user, null];
 }
 /* the exit code, once: proc_get_status() reports it only the first time it sees the process ended */
