@@ -9,6 +9,10 @@
 
 #include "reader.h"
 #include "input.h"
+#include "table.h"
+
+/* the most bytes of tails statq_reader_head remembers before it forgets them all */
+#define STATQ_READER_TAILS (16u << 20)
 
 static const char *statq_reader_string(json_object *object, const char *key)
 {
@@ -56,6 +60,9 @@ typedef struct _statq_reader_state {
 	double newest;      /* the greatest "time" of any sample read */
 	bool   refused;     /* the listener refused us */
 	char   reason[256];
+	statq_table tails;  /* calls->head: the tails found good, by their text */
+	char  *split;       /* calls->head: a head or a tail as its own JSON text */
+	size_t split_capacity;
 } statq_reader_state;
 
 static statq_input *statq_reader_open(const statq_options *options, bool *implicit, char *error, size_t error_size)
@@ -374,6 +381,69 @@ json_object *statq_reader_parse(json_tokener *tokener, const char *line, size_t 
 	return object;
 }
 
+/*
+ * For calls->head: a sample line as stat writes it, {head,"location":...},
+ * split where its key "location" is. Since a '"' inside a JSON string is
+ * always escaped, ,"location": cannot be inside a string; each part parses
+ * as an object of its own only when the split is at the line's top level, and
+ * then the line is the two objects' members together. The head, {head}, is
+ * parsed and returned; the tail, {"location":...} (the frames, the bulk of
+ * the line), is parsed only the first time its exact text is seen, then
+ * remembered as good. Both by statq_reader_parse's strict rules. NULL when the
+ * line is not such a line (no key, a part that does not parse, a tail that
+ * repeats a key the head is checked for, a head that is not a sample): the
+ * caller parses it whole, as any other line, so that what is a sample, and
+ * what is malformed, is exactly what it is for every other command.
+ */
+static json_object *statq_reader_head(statq_reader_state *state, json_tokener *tokener, const char *line, size_t length)
+{
+	const char *split = length > 16 ? memmem(line, length, ",\"location\":", 12) : NULL;
+	size_t head, tail;
+	json_object *object, *value;
+	const char *type;
+
+	if (!split) {
+		return NULL;
+	}
+	head = (size_t) (split - line);
+	tail = length - head - 1;   /* "location":... without the comma */
+	if (head + tail + 2 > state->split_capacity) {
+		state->split_capacity = (head + tail + 2) * 2;
+		state->split = statq_realloc(state->split, state->split_capacity);
+	}
+	/* the tail first: most lines repeat one seen before */
+	state->split[0] = '{';
+	memcpy(state->split + 1, split + 1, tail);
+	if (!statq_table_find(&state->tails, state->split, tail + 1)) {
+		bool added;
+
+		if (!(object = statq_reader_parse(tokener, state->split, tail + 1))) {
+			return NULL;
+		}
+		/* a key the head's checks read, again after "location", would win in the whole line: parse that line whole */
+		if (json_object_object_get_ex(object, "type", NULL) || json_object_object_get_ex(object, "time", NULL)
+				|| json_object_object_get_ex(object, "elapsed", NULL) || json_object_object_get_ex(object, "request", NULL)) {
+			json_object_put(object);
+			return NULL;
+		}
+		json_object_put(object);
+		if (state->tails.bytes > STATQ_READER_TAILS) {
+			statq_table_clear(&state->tails);
+		}
+		statq_table_get(&state->tails, state->split, tail + 1, &added);
+	}
+	memcpy(state->split, line, head);
+	state->split[head] = '}';
+	object = statq_reader_parse(tokener, state->split, head + 1);
+	if (!object || !json_object_is_type(object, json_type_object) || !json_object_object_get_ex(object, "type", &value)
+			|| !json_object_is_type(value, json_type_string)
+			|| (strcmp(type = json_object_get_string(value), "user") != 0 && strcmp(type, "internal") != 0 && strcmp(type, "memory") != 0)) {
+		json_object_put(object);
+		return NULL;
+	}
+	return object;
+}
+
 static void statq_reader_line(const statq_options *options, const statq_reader_calls *calls, statq_totals *totals,
 	statq_reader_state *state, json_tokener *tokener, char *line, size_t length)
 {
@@ -385,7 +455,9 @@ static void statq_reader_line(const statq_options *options, const statq_reader_c
 	if (length == 0) {
 		return;
 	}
-	object = statq_reader_parse(tokener, line, length);
+	if (!calls->head || !(object = statq_reader_head(state, tokener, line, length))) {
+		object = statq_reader_parse(tokener, line, length);
+	}
 	if (!object || !json_object_is_type(object, json_type_object) || !(type = statq_reader_string(object, "type"))) {
 		totals->malformed++;
 		json_object_put(object);
@@ -538,6 +610,7 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 	memset(totals, 0, sizeof(*totals));
 	memset(&state, 0, sizeof(state));
 	state.first = true;
+	statq_table_init(&state.tails);
 	error[0] = '\0';
 	input = statq_reader_open(options, &implicit, error, sizeof(error));
 	if (!input) {
@@ -661,6 +734,8 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 	}
 	json_tokener_free(tokener);
 	statq_input_close(input);
+	statq_table_free(&state.tails);
+	free(state.split);
 	return status;
 }
 

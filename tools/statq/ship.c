@@ -501,6 +501,7 @@ int statq_ship_main(int argc, char **argv)
 	calls.tick = statq_ship_tick;
 	calls.tick_every = 0.01;
 	calls.context = &ship;
+	calls.head = true;   /* the frames are for whoever reads the Redis stream */
 	for (;;) {
 		status = statq_read(&options, "ship", &calls, &totals);
 		/* --follow: a daemon outlives a php-fpm that stays away longer than --retry */
