@@ -1,5 +1,5 @@
 --TEST--
-load: make install's statq part puts statq in /usr/local/bin (STATQ_PREFIX moves it), never /usr/bin; make uninstall's removes it (into a staging root, INSTALL_ROOT; the stat.so part is phpize's own, and would replace the library this very test runs with)
+load: make install's statq part puts statq in /usr/local/bin (PREFIX or STATQ_PREFIX moves it), never /usr/bin; make uninstall's removes it (into a staging root, INSTALL_ROOT; the stat.so part is phpize's own, and would replace the library this very test runs with)
 --SKIPIF--
 <?php
 require __DIR__ . '/load.inc';
@@ -31,7 +31,7 @@ function files(string $root): array
     return $found;
 }
 
-foreach ([[], ['STATQ_PREFIX=/opt/stat']] as $args) {
+foreach ([[], ['STATQ_PREFIX=/opt/stat'], ['PREFIX=/opt/other']] as $args) {
     $make = 'make -s -C ' . escapeshellarg($build) . ' INSTALL_ROOT=' . escapeshellarg($root) . ' ' . implode(' ', $args);
     exec("$make install-statq 2>&1", $out, $code);
     $installed = files($root);
@@ -53,4 +53,8 @@ default: install exit 0
 STATQ_PREFIX=/opt/stat: install exit 0
   nothing in /usr/bin: yes
   statq: /opt/stat/bin/statq
+  uninstall exit 0, files left: []
+PREFIX=/opt/other: install exit 0
+  nothing in /usr/bin: yes
+  statq: /opt/other/bin/statq
   uninstall exit 0, files left: []

@@ -4,11 +4,13 @@
 # A plain `make` builds tools/statq/statq too (json-c and zlib are required).
 # `make install` installs stat.so into PHP's extension directory, as phpize's
 # Makefile does, and statq into /usr/local/bin: not into /usr/bin, which
-# belongs to the distribution's packages. STATQ_PREFIX changes that
-# (`make install STATQ_PREFIX=/opt/stat` installs /opt/stat/bin/statq).
+# belongs to the distribution's packages. PREFIX (or STATQ_PREFIX, which
+# wins) changes that (`make install PREFIX=/opt/stat` installs
+# /opt/stat/bin/statq); stat.so goes where phpize says, whatever PREFIX.
 # `make uninstall` removes both.
 
-STATQ_PREFIX ?= /usr/local
+PREFIX ?= /usr/local
+STATQ_PREFIX ?= $(PREFIX)
 
 all: statq
 
