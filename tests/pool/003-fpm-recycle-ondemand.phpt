@@ -56,8 +56,15 @@ printf("at least 4 worker pids (5 requests each): %s\n", count($byPid) >= 4 ? 'y
 printf("no worker served more than 5: %s\n", max(array_map('count', $byPid)) <= 5 ? 'yes' : 'no');
 var_dump($wrong);
 
-/* ondemand reaps idle workers after 1 s; the next request gets a new process */
-printf("idle workers reaped: %s\n", stat_pool_until(fn() => $pool->workers() === [], 15.0) ? 'yes' : 'no');
+/*
+ * ondemand reaps idle workers after 1 s; the next request gets a new process.
+ * Reaped means buried by the master too, no zombie of a worker left: until
+ * it has waited for them it still counts them, and ondemand forks on a new
+ * connection's edge, so a request arriving then would wait for the next
+ * connection (php-fpm bug #69724), seen on 8.6 once in some 25 runs.
+ */
+$master = $pool->masterPid();
+printf("idle workers reaped: %s\n", stat_pool_until(fn() => !array_filter(StatPoolProcesses::table(), fn($p) => $p[0] === $master), 15.0) ? 'yes' : 'no');
 [$later, $complete, $wrong] = run($pool, $stream, 'later', 2);
 printf("new pids after the reap: %s\n", array_intersect(array_keys($later), array_keys($byPid)) === [] ? 'yes' : 'no');
 printf("the new workers sampled: %s\n", $complete ? 'yes' : 'no');
