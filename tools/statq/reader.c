@@ -24,6 +24,12 @@ static const char *statq_reader_string(json_object *object, const char *key)
 	return json_object_get_string(value);
 }
 
+/* Whether a line's "type" is a sample's (user, internal or memory). */
+static bool statq_reader_is_sample(const char *type)
+{
+	return type && (strcmp(type, "user") == 0 || strcmp(type, "internal") == 0 || strcmp(type, "memory") == 0);
+}
+
 static bool statq_reader_accept(const statq_options *options, json_object *sample)
 {
 	json_object *request = NULL;
@@ -399,8 +405,7 @@ static json_object *statq_reader_head(statq_reader_state *state, json_tokener *t
 {
 	const char *split = length > 16 ? memmem(line, length, ",\"location\":", 12) : NULL;
 	size_t head, tail;
-	json_object *object, *value;
-	const char *type;
+	json_object *object;
 
 	if (!split) {
 		return NULL;
@@ -411,12 +416,12 @@ static json_object *statq_reader_head(statq_reader_state *state, json_tokener *t
 		state->split_capacity = (head + tail + 2) * 2;
 		state->split = statq_realloc(state->split, state->split_capacity);
 	}
-	/* the tail first: most lines repeat one seen before */
-	state->split[0] = '{';
-	memcpy(state->split + 1, split + 1, tail);
-	if (!statq_table_find(&state->tails, state->split, tail + 1)) {
+	/* the tail first, known by its text in the line: most lines repeat one seen before */
+	if (!statq_table_find(&state->tails, split + 1, tail)) {
 		bool added;
 
+		state->split[0] = '{';
+		memcpy(state->split + 1, split + 1, tail);
 		if (!(object = statq_reader_parse(tokener, state->split, tail + 1))) {
 			return NULL;
 		}
@@ -430,14 +435,12 @@ static json_object *statq_reader_head(statq_reader_state *state, json_tokener *t
 		if (state->tails.bytes > STATQ_READER_TAILS) {
 			statq_table_clear(&state->tails);
 		}
-		statq_table_get(&state->tails, state->split, tail + 1, &added);
+		statq_table_get(&state->tails, split + 1, tail, &added);
 	}
 	memcpy(state->split, line, head);
 	state->split[head] = '}';
 	object = statq_reader_parse(tokener, state->split, head + 1);
-	if (!object || !json_object_is_type(object, json_type_object) || !json_object_object_get_ex(object, "type", &value)
-			|| !json_object_is_type(value, json_type_string)
-			|| (strcmp(type = json_object_get_string(value), "user") != 0 && strcmp(type, "internal") != 0 && strcmp(type, "memory") != 0)) {
+	if (!object || !json_object_is_type(object, json_type_object) || !statq_reader_is_sample(statq_reader_string(object, "type"))) {
 		json_object_put(object);
 		return NULL;
 	}
@@ -465,7 +468,7 @@ static void statq_reader_line(const statq_options *options, const statq_reader_c
 	}
 	state->first = false;
 
-	if (strcmp(type, "user") == 0 || strcmp(type, "internal") == 0 || strcmp(type, "memory") == 0) {
+	if (statq_reader_is_sample(type)) {
 		double time;
 		json_object *request = NULL;
 
