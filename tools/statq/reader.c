@@ -114,7 +114,13 @@ static bool statq_reader_utf8(const unsigned char *s, size_t length)
 		unsigned char low = 0x80, high = 0xBF;
 
 		if (c < 0x80) {
+			uint64_t word;
+
+			/* ASCII, the bulk of stat's lines: eight bytes at a time */
 			i++;
+			while (length - i >= 8 && (memcpy(&word, s + i, 8), (word & 0x8080808080808080ULL) == 0)) {
+				i += 8;
+			}
 			continue;
 		}
 		if (c >= 0xC2 && c <= 0xDF) {

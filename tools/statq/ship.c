@@ -24,8 +24,9 @@
  * (at least once: a reply lost with the connection can mean one entry twice
  * in a Redis that survived). When the queue is full, a new batch is dropped
  * and counted; the count is reported on stderr and as a "dropped" entry once
- * Redis takes entries again. Single-threaded; the signal handler only sets
- * statq_interrupted.
+ * Redis takes entries again. Batches are compressed on a second thread
+ * (gzipper.h), in order, at most STATQ_SHIP_GZIPPING at once; everything
+ * else is this thread's. The signal handler only sets statq_interrupted.
  */
 #include <errno.h>
 #include <poll.h>
@@ -34,9 +35,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <zlib.h>
-
 #include "collect.h"
+#include "gzipper.h"
 #include "reader.h"
 #include "redis.h"
 
@@ -44,6 +44,7 @@
 #define STATQ_SHIP_AGE      1.0   /* seconds before a partial batch is sent */
 #define STATQ_SHIP_DRAIN    5.0   /* seconds to send what is queued at the end */
 #define STATQ_SHIP_BACKOFF  5.0   /* most seconds between connection attempts */
+#define STATQ_SHIP_GZIPPING 4     /* batches being compressed at once (gzipper.h) */
 
 typedef struct _statq_ship_entry {
 	bool     dropped;   /* a "dropped" counter entry */
@@ -61,7 +62,10 @@ typedef struct _statq_ship {
 	char         pool[256];
 	char         maxlen[32];
 	bool         gzip;
-	z_stream     zs;
+	statq_gzipper *gzipper;
+	/* the batches with the gzipper, oldest first: gzipping[(gzipping_head + i) % STATQ_SHIP_GZIPPING] */
+	statq_ship_entry gzipping[STATQ_SHIP_GZIPPING];
+	size_t       gzipping_head, gzipping_count;
 
 	/* the batch being filled */
 	char        *batch;
@@ -137,10 +141,37 @@ static void statq_ship_pop(statq_ship *ship)
 	}
 }
 
-/* The batch becomes an entry in the queue (or is dropped when the queue is full). */
+/* The compressed batches the gzipper has finished (wait: at least the oldest), into the queue. */
+static void statq_ship_gzipped(statq_ship *ship, bool wait)
+{
+	char *data;
+	size_t length;
+
+	while (ship->gzipping_count && statq_gzipper_take(ship->gzipper, wait, &data, &length)) {
+		statq_ship_entry entry = ship->gzipping[ship->gzipping_head];
+
+		ship->gzipping_head = (ship->gzipping_head + 1) % STATQ_SHIP_GZIPPING;
+		ship->gzipping_count--;
+		wait = false;
+		if (!data) {
+			statq_ship_drop(ship, entry.n, entry.first, entry.last, "zlib could not compress a batch");
+			continue;
+		}
+		entry.data = data;
+		entry.length = length;
+		statq_ship_push(ship, &entry);
+	}
+}
+
+/*
+ * The batch becomes an entry in the queue, through the gzipper (or is
+ * dropped when the queue is full: a batch being compressed is counted at
+ * an eighth of its size, about what gzip leaves of stat's JSON).
+ */
 static void statq_ship_seal(statq_ship *ship)
 {
 	statq_ship_entry entry;
+	size_t gzipping_bytes = 0;
 
 	if (ship->batch_n == 0) {
 		return;
@@ -151,31 +182,24 @@ static void statq_ship_seal(statq_ship *ship)
 	entry.last = ship->batch_last;
 	entry.lost = ship->lost_now - ship->lost_seen;
 	ship->lost_seen = ship->lost_now;
+	if (ship->gzip) {
+		statq_gzipper_pending(ship->gzipper, &gzipping_bytes);
+	}
 
-	if (ship->queued_bytes + ship->batch_length / (ship->gzip ? 8 : 1) > ship->limit_bytes) {
+	if (ship->queued_bytes + (gzipping_bytes + ship->batch_length) / (ship->gzip ? 8 : 1) > ship->limit_bytes) {
 		char reason[256];
 
 		snprintf(reason, sizeof(reason), "%s, and the %lld MiB of --buffer are full",
 			ship->up ? "Redis is not keeping up" : "Redis is not reachable", (long long) ship->options->buffer);
 		statq_ship_drop(ship, entry.n, entry.first, entry.last, reason);
 	} else if (ship->gzip) {
-		size_t bound = deflateBound(&ship->zs, (uLong) ship->batch_length) + 64;
-		int rc;
-
-		entry.data = statq_alloc(bound);
-		deflateReset(&ship->zs);
-		ship->zs.next_in = (Bytef *) ship->batch;
-		ship->zs.avail_in = (uInt) ship->batch_length;
-		ship->zs.next_out = (Bytef *) entry.data;
-		ship->zs.avail_out = (uInt) bound;
-		rc = deflate(&ship->zs, Z_FINISH);
-		if (rc != Z_STREAM_END) {
-			free(entry.data);
-			statq_ship_drop(ship, entry.n, entry.first, entry.last, "zlib could not compress a batch");
-		} else {
-			entry.length = bound - ship->zs.avail_out;
-			statq_ship_push(ship, &entry);
+		if (ship->gzipping_count == STATQ_SHIP_GZIPPING) {
+			statq_ship_gzipped(ship, true);
 		}
+		ship->gzipping[(ship->gzipping_head + ship->gzipping_count++) % STATQ_SHIP_GZIPPING] = entry;
+		statq_gzipper_put(ship->gzipper, ship->batch, ship->batch_length);
+		ship->batch = NULL;   /* the gzipper's now */
+		ship->batch_capacity = 0;
 	} else {
 		entry.data = statq_alloc(ship->batch_length);
 		memcpy(entry.data, ship->batch, ship->batch_length);
@@ -286,6 +310,9 @@ static void statq_ship_pump(statq_ship *ship)
 	void *reply;
 	int done, ready;
 
+	if (ship->gzipping_count) {
+		statq_ship_gzipped(ship, false);
+	}
 	if (!ship->redis.context) {
 		if (now < ship->next_try) {
 			return;
@@ -425,6 +452,9 @@ static void statq_ship_drain(statq_ship *ship)
 	double deadline = statq_now() + STATQ_SHIP_DRAIN;
 
 	statq_ship_seal(ship);
+	while (ship->gzipping_count) {
+		statq_ship_gzipped(ship, true);
+	}
 	while (statq_now() < deadline && (ship->count > 0 || ship->dropped_unreported)) {
 		statq_ship_pump(ship);
 		if (ship->count > 0 || ship->dropped_unreported) {
@@ -487,8 +517,7 @@ int statq_ship_main(int argc, char **argv)
 	ship.limit_bytes = (size_t) options.buffer << 20;
 	ship.backoff = 0.1;
 	ship.gzip = !options.plain;
-	if (ship.gzip && deflateInit2(&ship.zs, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-		statq_error("ship: zlib cannot start compressing");
+	if (ship.gzip && !(ship.gzipper = statq_gzipper_start(1, STATQ_SHIP_GZIPPING))) {
 		statq_options_free(&options);
 		return STATQ_FAIL;
 	}
@@ -536,9 +565,7 @@ int statq_ship_main(int argc, char **argv)
 	}
 
 	statq_redis_close(&ship.redis);
-	if (ship.gzip) {
-		deflateEnd(&ship.zs);
-	}
+	statq_gzipper_stop(ship.gzipper);
 	free(ship.batch);
 	free(ship.entries);
 	statq_options_free(&options);
