@@ -13,9 +13,10 @@
  * again.
  *
  * Parsing: json-c parses every line; a line in stat's key order is parsed
- * in two parts, its head (type, request, time) each time and its tail (from
- * "location": the frames) only the first time that tail is seen in the
- * period being held (see statq_agg_line_split).
+ * in two parts, its head (type, request, time) each time, by worker threads
+ * reading the entries ahead (heads.h), and its tail (from "location" or
+ * "symbol": the frames) only the first time that tail is seen in the
+ * period being held (see statq_agg_line_tail).
  *
  * Counting: each sample's stack (named as statq fold names it) is counted in
  * memory per file: (hour, entry point) and (day, entry point), where the
@@ -56,6 +57,7 @@
 #include <zlib.h>
 
 #include "collect.h"
+#include "heads.h"
 #include "input.h"
 #include "redis.h"
 #include "table.h"
@@ -64,6 +66,7 @@
 #define STATQ_AGG_MEMORY    (256u << 20)         /* stack bytes held before writing */
 #define STATQ_AGG_CLOSED    3600                 /* seconds after its end a period is closed */
 #define STATQ_AGG_TIMEOUT   10.0                 /* seconds for any Redis call */
+#define STATQ_AGG_WORKERS   2                    /* threads reading entries ahead (heads.h) */
 
 /* one output file's counts: the file's key is "hourly/2026-11-25_13.all" */
 typedef struct _statq_agg_file {
@@ -84,7 +87,7 @@ typedef struct _statq_agg {
 	const char **stack_texts; /* id -> the text (stack_ids' copy) */
 	size_t       stack_count, stacks_capacity;
 	statq_table  quads;       /* {hour, entry point} -> index in quad_files */
-	statq_table  tails;       /* "{type" + a line's tail from "location" -> stack id (see statq_agg_line_split) */
+	statq_table  tails[3];    /* by kind (heads.h): a line's tail -> stack id (see statq_agg_line_tail) */
 	char        *split;
 	size_t       split_capacity;
 	uint32_t    (*quad_files)[4]; /* the four files a sample of that hour and entry point counts in */
@@ -98,10 +101,9 @@ typedef struct _statq_agg {
 
 	statq_sample sample;
 	json_tokener *tokener;
+	statq_heads *heads;
 	char        *stack;       /* one sample's folded stack */
 	size_t       stack_capacity;
-	unsigned char *inflated;
-	size_t       inflated_capacity;
 	double       last_flush;
 	double       last_claim;
 	double       last_housekeeping;
@@ -212,8 +214,10 @@ static const uint32_t *statq_agg_quad(statq_agg *agg, time_t when, const char *p
 	bool added;
 	uint64_t *value;
 
+	length = path ? strnlen(path, 1000) : 0;
 	memcpy(key, &hour, sizeof(hour));
-	length = sizeof(hour) + (size_t) snprintf(key + sizeof(hour), sizeof(key) - sizeof(hour), "%.1000s", path ? path : "");
+	memcpy(key + sizeof(hour), path ? path : "", length);
+	length += sizeof(hour);
 	value = statq_table_get(&agg->quads, key, length, &added);
 	if (added) {
 		if (agg->quad_count == agg->quad_capacity) {
@@ -293,16 +297,7 @@ static void statq_agg_add(statq_agg *agg, uint64_t stack, double time, const cha
 
 static json_object *statq_agg_parse(statq_agg *agg, const char *text, size_t length)
 {
-	json_object *object;
-
-	json_tokener_reset(agg->tokener);
-	object = json_tokener_parse_ex(agg->tokener, text, (int) length);
-	if (object && (json_tokener_get_error(agg->tokener) != json_tokener_success
-			|| (size_t) json_tokener_get_parse_end(agg->tokener) != length || !json_object_is_type(object, json_type_object))) {
-		json_object_put(object);
-		object = NULL;
-	}
-	return object;
+	return statq_heads_parse(agg->tokener, text, length);
 }
 
 static bool statq_agg_is_sample(const char *kind)
@@ -312,82 +307,53 @@ static bool statq_agg_is_sample(const char *kind)
 
 /*
  * The fast way for a line as stat writes it: its head (type, request, time,
- * ...) up to ,"location": is parsed alone, and its tail (location, symbol,
- * stack: what makes the frames) only the first time it is seen; later
- * samples with the same type and tail take the stack id from agg->tails.
- * json-c parses both parts: a line is split only where stat's key is, and
- * since a '"' inside a JSON string is always escaped, ,"location": cannot be
- * part of a string. false: not such a line (the caller parses it whole).
+ * ...) was parsed alone by a worker (heads.h), and its tail (location,
+ * symbol, stack: what makes the frames; statq_sample_split) is parsed only
+ * the first time it is seen; later samples of the same kind with the same
+ * tail take the stack id from agg->tails[kind - 1]. false: the tail does not
+ * parse (the caller parses the line whole).
  */
-static bool statq_agg_line_split(statq_agg *agg, const char *line, size_t length, const char *split, double fallback)
+static bool statq_agg_line_tail(statq_agg *agg, const char *line, const statq_head *head, const char *path, double fallback)
 {
-	size_t head = (size_t) (split - line), tail = length - head - 1;
-	json_object *object, *type, *request, *value;
-	const char *kind, *path = NULL;
-	double time = 0;
+	const char *tail = line + head->tail, *kind = statq_heads_kinds[head->kind - 1];
+	size_t tail_length = head->length - head->tail, key;
+	statq_table *tails = &agg->tails[head->kind - 1];
 	statq_table_entry *cached;
 	uint64_t stack;
-	size_t key;
 
-	if (head + 2 + tail + 32 > agg->split_capacity) {
-		agg->split_capacity = (head + 2 + tail + 32) * 2;
-		agg->split = statq_realloc(agg->split, agg->split_capacity);
-	}
-	memcpy(agg->split, line, head);
-	agg->split[head] = '}';
-	if (!(object = statq_agg_parse(agg, agg->split, head + 1))) {
-		return false;
-	}
-	if (!json_object_object_get_ex(object, "type", &type) || !json_object_is_type(type, json_type_string)
-			|| !statq_agg_is_sample(kind = json_object_get_string(type)) || strlen(kind) > 16) {
-		json_object_put(object);
-		return false;
-	}
-	/* stat writes "time" and "request" before "location": a line that does not is parsed whole */
-	if (!json_object_object_get_ex(object, "time", &value) || !json_object_object_get_ex(object, "request", &request)) {
-		json_object_put(object);
-		return false;
-	}
-	time = json_object_get_double(value);
-	if (json_object_object_get_ex(request, "path", &value) && json_object_is_type(value, json_type_string)) {
-		path = json_object_get_string(value);
-	}
-
-	/* the key: the type, then the tail */
-	key = (size_t) snprintf(agg->split, agg->split_capacity, "{\"type\":\"%s\"", kind);
-	memcpy(agg->split + key, split, tail + 1);
-	key += tail + 1;
-	if ((cached = statq_table_find(&agg->tails, agg->split, key))) {
+	if ((cached = statq_table_find(tails, tail, tail_length))) {
 		stack = cached->value;
 	} else {
-		json_object *frames = statq_agg_parse(agg, agg->split, key);
+		json_object *frames;
 		bool added;
 
-		if (!frames) {
-			json_object_put(object);
+		/* the frames are named by the kind too: {"type":KIND,"location":...} */
+		if (tail_length + 32 > agg->split_capacity) {
+			agg->split_capacity = (tail_length + 32) * 2;
+			agg->split = statq_realloc(agg->split, agg->split_capacity);
+		}
+		key = (size_t) snprintf(agg->split, agg->split_capacity, "{\"type\":\"%s\",", kind);
+		memcpy(agg->split + key, tail, tail_length);
+		key += tail_length;
+		if (!(frames = statq_agg_parse(agg, agg->split, key))) {
 			return false;
 		}
 		stack = statq_agg_frames(agg, frames);
 		json_object_put(frames);
-		*statq_table_get(&agg->tails, agg->split, key, &added) = stack;
-		agg->bytes += key + 1 + sizeof(statq_table_entry) * 2 + 16;
+		*statq_table_get(tails, tail, tail_length, &added) = stack;
+		agg->bytes += tail_length + 1 + sizeof(statq_table_entry) * 2 + 16;
 	}
-	statq_agg_add(agg, stack, time, path, fallback);
-	json_object_put(object);
+	statq_agg_add(agg, stack, head->time, path, fallback);
 	return true;
 }
 
 /* One JSON line of an entry. false: malformed. */
 static bool statq_agg_line(statq_agg *agg, const char *line, size_t length, double fallback)
 {
-	const char *split = length > 16 ? memmem(line, length, ",\"location\":", 12) : NULL;
 	json_object *object, *type, *request, *value;
 	const char *path = NULL;
 	double time = 0;
 
-	if (split && statq_agg_line_split(agg, line, length, split, fallback)) {
-		return true;
-	}
 	if (!(object = statq_agg_parse(agg, line, length)) || !json_object_object_get_ex(object, "type", &type)
 			|| !json_object_is_type(type, json_type_string)) {
 		json_object_put(object);
@@ -410,64 +376,19 @@ static bool statq_agg_line(statq_agg *agg, const char *line, size_t length, doub
 	return true;
 }
 
-/* Inflate gzip data into agg->inflated; its length, or -1 when it is not whole gzip. */
-static ssize_t statq_agg_gunzip(statq_agg *agg, const char *data, size_t length)
-{
-	z_stream zs;
-	int rc;
-	size_t out = 0;
-
-	memset(&zs, 0, sizeof(zs));
-	if (inflateInit2(&zs, 15 + 16) != Z_OK) {
-		return -1;
-	}
-	zs.next_in = (Bytef *) data;
-	zs.avail_in = (uInt) length;
-	do {
-		if (agg->inflated_capacity - out < 65536) {
-			agg->inflated_capacity = agg->inflated_capacity * 2 + (1 << 20);
-			agg->inflated = statq_realloc(agg->inflated, agg->inflated_capacity);
-		}
-		zs.next_out = agg->inflated + out;
-		zs.avail_out = (uInt) (agg->inflated_capacity - out);
-		rc = inflate(&zs, Z_NO_FLUSH);
-		out = agg->inflated_capacity - zs.avail_out;
-		if (out > (512u << 20)) {
-			rc = Z_DATA_ERROR;  /* more than 512 MiB from one entry: not ship's */
-		}
-	} while (rc == Z_OK);
-	inflateEnd(&zs);
-	return rc == Z_STREAM_END && zs.avail_in == 0 ? (ssize_t) out : -1;
-}
-
-static const redisReply *statq_agg_field(const redisReply *fields, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < fields->elements; i += 2) {
-		if (fields->element[i]->type == REDIS_REPLY_STRING && strcmp(fields->element[i]->str, name) == 0
-				&& fields->element[i + 1]->type == REDIS_REPLY_STRING) {
-			return fields->element[i + 1];
-		}
-	}
-	return NULL;
-}
-
 static void statq_agg_malformed(statq_agg *agg, const char *id, const char *why)
 {
 	agg->malformed_entries++;
 	statq_error("aggregate: skipped entry %s of %s: %s (acknowledged; it will not be read again)", id, agg->options->stream, why);
 }
 
-/* One stream entry ([id, [field, value, ...]]): counted, and its id kept for XACK. */
-static void statq_agg_entry(statq_agg *agg, const redisReply *item)
+/* One stream entry ([id, [field, value, ...]]), read ahead into slot: counted, and its id kept for XACK. */
+static void statq_agg_entry(statq_agg *agg, const redisReply *item, const statq_heads_entry *slot)
 {
 	const redisReply *id, *fields, *version, *type, *encoding, *data, *value;
-	const char *text;
-	size_t length, start, i;
+	size_t i;
 	double fallback = 0;
 	uint64_t before, bad = 0;
-	ssize_t inflated;
 
 	if (item->type != REDIS_REPLY_ARRAY || item->elements < 2 || item->element[0]->type != REDIS_REPLY_STRING) {
 		return;
@@ -489,8 +410,8 @@ static void statq_agg_entry(statq_agg *agg, const redisReply *item)
 		statq_agg_malformed(agg, id->str, "not a list of fields");
 		return;
 	}
-	version = statq_agg_field(fields, "v");
-	type = statq_agg_field(fields, "type");
+	version = statq_heads_field(fields, "v");
+	type = statq_heads_field(fields, "type");
 	if (!version || strcmp(version->str, "1") != 0 || !type) {
 		statq_agg_malformed(agg, id->str, version ? "an entry format other than v=1 (a newer statq ship?)" : "no field v: not an entry of statq ship");
 		return;
@@ -498,7 +419,7 @@ static void statq_agg_entry(statq_agg *agg, const redisReply *item)
 	if (strcmp(type->str, "dropped") == 0) {
 		int64_t n = 0;
 
-		if ((value = statq_agg_field(fields, "n")) && statq_parse_int(value->str, &n) && n > 0) {
+		if ((value = statq_heads_field(fields, "n")) && statq_parse_int(value->str, &n) && n > 0) {
 			agg->dropped += (uint64_t) n;
 		}
 		return;
@@ -507,46 +428,44 @@ static void statq_agg_entry(statq_agg *agg, const redisReply *item)
 		agg->other++;
 		return;
 	}
-	encoding = statq_agg_field(fields, "encoding");
-	data = statq_agg_field(fields, "samples");
+	encoding = statq_heads_field(fields, "encoding");
+	data = statq_heads_field(fields, "samples");
 	if (!encoding || !data) {
 		statq_agg_malformed(agg, id->str, "no field encoding or samples");
 		return;
 	}
-	if ((value = statq_agg_field(fields, "first"))) {
+	if ((value = statq_heads_field(fields, "first"))) {
 		statq_parse_double(value->str, &fallback);
 	}
 	if (fallback <= 0) {
 		fallback = (double) strtoull(id->str, NULL, 10) / 1000.0;  /* the entry's id: when Redis added it */
 	}
-	if ((value = statq_agg_field(fields, "lost"))) {
+	if ((value = statq_heads_field(fields, "lost"))) {
 		int64_t lost = 0;
 
 		if (statq_parse_int(value->str, &lost) && lost > 0) {
 			agg->lost += (uint64_t) lost;
 		}
 	}
-	if (strcmp(encoding->str, "jsonl+gzip") == 0) {
-		if ((inflated = statq_agg_gunzip(agg, data->str, data->len)) < 0) {
-			statq_agg_malformed(agg, id->str, "its samples are not whole gzip data");
-			return;
-		}
-		text = (const char *) agg->inflated;
-		length = (size_t) inflated;
-	} else if (strcmp(encoding->str, "jsonl") == 0) {
-		text = data->str;
-		length = data->len;
-	} else {
+	if (slot->state == STATQ_HEADS_BAD_GZIP) {
+		statq_agg_malformed(agg, id->str, "its samples are not whole gzip data");
+		return;
+	}
+	if (slot->state != STATQ_HEADS_READY) {
 		statq_agg_malformed(agg, id->str, "an unknown encoding");
 		return;
 	}
 	before = agg->samples;
-	for (start = 0, i = 0; i <= length; i++) {
-		if (i == length || text[i] == '\n') {
-			if (i > start && !statq_agg_line(agg, text + start, i - start, fallback)) {
-				bad++;
-			}
-			start = i + 1;
+	for (i = 0; i < slot->count; i++) {
+		const statq_head *head = &slot->lines[i];
+		const char *line = slot->text + head->offset;
+
+		if (head->kind > 0
+				&& statq_agg_line_tail(agg, line, head, head->path == SIZE_MAX ? NULL : slot->paths + head->path, fallback)) {
+			continue;
+		}
+		if (!statq_agg_line(agg, line, head->length, fallback)) {
+			bad++;
 		}
 	}
 	if (bad) {
@@ -977,7 +896,9 @@ static bool statq_agg_flush(statq_agg *agg)
 	statq_table_clear(&agg->file_index);
 	statq_table_clear(&agg->stack_ids);
 	statq_table_clear(&agg->quads);
-	statq_table_clear(&agg->tails);
+	for (i = 0; i < 3; i++) {
+		statq_table_clear(&agg->tails[i]);
+	}
 	agg->stack_count = 0;
 	agg->quad_count = 0;
 	agg->bytes = 0;
@@ -1235,17 +1156,19 @@ static size_t statq_agg_entries(statq_agg *agg, const redisReply *list, char *la
 	if (!list || list->type != REDIS_REPLY_ARRAY) {
 		return 0;
 	}
+	statq_heads_begin(agg->heads, list);
 	for (i = 0; i < list->elements; i++) {
 		const redisReply *item = list->element[i];
 
 		if (item->type == REDIS_REPLY_NIL) {
 			continue;  /* XAUTOCLAIM on 6.2: an entry that was trimmed */
 		}
-		statq_agg_entry(agg, item);
+		statq_agg_entry(agg, item, statq_heads_entry_get(agg->heads, i));
 		if (item->type == REDIS_REPLY_ARRAY && item->elements >= 1 && item->element[0]->type == REDIS_REPLY_STRING) {
 			snprintf(last, last_size, "%s", item->element[0]->str);
 		}
 	}
+	statq_heads_end(agg->heads);
 	return list->elements;
 }
 
@@ -1496,6 +1419,7 @@ int statq_aggregate_main(int argc, char **argv)
 	statq_agg agg;
 	char error[1024], path[4096], name[256], last[64];
 	int status, lock;
+	size_t i;
 
 	if (!statq_command_begin("aggregate", &opening, argc, argv, &options, NULL, &status)) {
 		return status;
@@ -1541,8 +1465,11 @@ int statq_aggregate_main(int argc, char **argv)
 	statq_table_init(&agg.file_index);
 	statq_table_init(&agg.stack_ids);
 	statq_table_init(&agg.quads);
-	statq_table_init(&agg.tails);
+	for (i = 0; i < 3; i++) {
+		statq_table_init(&agg.tails[i]);
+	}
 	agg.tokener = json_tokener_new();
+	agg.heads = statq_heads_start(STATQ_AGG_WORKERS);
 	agg.last_flush = statq_now();
 
 	if (!statq_agg_connect(&agg, options.once)) {
@@ -1628,25 +1555,23 @@ done:
 	statq_redis_close(&agg.redis);
 	json_tokener_free(agg.tokener);
 	statq_sample_free(&agg.sample);
-	{
-		size_t i;
-
-		for (i = 0; i < agg.files_count; i++) {
-			statq_table_free(&agg.files[i].stacks);
-			free(agg.files[i].key);
-		}
-		for (i = 0; i < agg.ids_count; i++) {
-			free(agg.ids[i]);
-		}
+	for (i = 0; i < agg.files_count; i++) {
+		statq_table_free(&agg.files[i].stacks);
+		free(agg.files[i].key);
+	}
+	for (i = 0; i < agg.ids_count; i++) {
+		free(agg.ids[i]);
 	}
 	free(agg.files);
 	free(agg.ids);
 	free(agg.stack);
-	free(agg.inflated);
 	statq_table_free(&agg.file_index);
 	statq_table_free(&agg.stack_ids);
 	statq_table_free(&agg.quads);
-	statq_table_free(&agg.tails);
+	for (i = 0; i < 3; i++) {
+		statq_table_free(&agg.tails[i]);
+	}
+	statq_heads_stop(agg.heads);
 	free(agg.split);
 	free(agg.stack_texts);
 	free(agg.quad_files);

@@ -9,6 +9,7 @@
 
 #include "reader.h"
 #include "input.h"
+#include "sample.h"
 #include "table.h"
 
 /* the most bytes of tails statq_reader_head remembers before it forgets them all */
@@ -394,13 +395,13 @@ json_object *statq_reader_parse(json_tokener *tokener, const char *line, size_t 
 }
 
 /*
- * For calls->head: a sample line as stat writes it, {head,"location":...},
- * split where its key "location" is. Since a '"' inside a JSON string is
- * always escaped, ,"location": cannot be inside a string; each part parses
- * as an object of its own only when the split is at the line's top level, and
- * then the line is the two objects' members together. The head, {head}, is
- * parsed and returned; the tail, {"location":...} (the frames, the bulk of
- * the line), is parsed only the first time its exact text is seen, then
+ * For calls->head: a sample line as stat writes it, {head,"location":...}
+ * (or "symbol", ...), split before the first of its frames' keys
+ * (statq_sample_split). Each part parses as an object of its own only when
+ * the split is at the line's top level, and then the line is the two
+ * objects' members together. The head, {head}, is parsed and returned; the
+ * tail, {"location":...} (the frames, the bulk of the line), is parsed only
+ * the first time its exact text is seen, then
  * remembered as good. Both by statq_reader_parse's strict rules. NULL when the
  * line is not such a line (no key, a part that does not parse, a tail that
  * repeats a key the head is checked for, a head that is not a sample): the
@@ -409,7 +410,7 @@ json_object *statq_reader_parse(json_tokener *tokener, const char *line, size_t 
  */
 static json_object *statq_reader_head(statq_reader_state *state, json_tokener *tokener, const char *line, size_t length)
 {
-	const char *split = length > 16 ? memmem(line, length, ",\"location\":", 12) : NULL;
+	const char *split = statq_sample_split(line, length);
 	size_t head, tail;
 	json_object *object;
 
@@ -417,7 +418,7 @@ static json_object *statq_reader_head(statq_reader_state *state, json_tokener *t
 		return NULL;
 	}
 	head = (size_t) (split - line);
-	tail = length - head - 1;   /* "location":... without the comma */
+	tail = length - head - 1;   /* "location":... (or "symbol":...) without the comma */
 	if (head + tail + 2 > state->split_capacity) {
 		state->split_capacity = (head + tail + 2) * 2;
 		state->split = statq_realloc(state->split, state->split_capacity);
@@ -431,7 +432,7 @@ static json_object *statq_reader_head(statq_reader_state *state, json_tokener *t
 		if (!(object = statq_reader_parse(tokener, state->split, tail + 1))) {
 			return NULL;
 		}
-		/* a key the head's checks read, again after "location", would win in the whole line: parse that line whole */
+		/* a key the head's checks read, again in the tail, would win in the whole line: parse that line whole */
 		if (json_object_object_get_ex(object, "type", NULL) || json_object_object_get_ex(object, "time", NULL)
 				|| json_object_object_get_ex(object, "elapsed", NULL) || json_object_object_get_ex(object, "request", NULL)) {
 			json_object_put(object);

@@ -231,3 +231,27 @@ char *statq_sample_group(const statq_sample *sample, int group)
 	snprintf(name, length, "%s %.*s", label, (int) cut, what);
 	return name;
 }
+
+const char *statq_sample_split(const char *line, size_t length)
+{
+	/* stat's keys after the head, in its order: the first one a sample has starts its tail */
+	static const struct {
+		const char *key;
+		size_t      length;
+	} keys[] = {
+		{",\"location\":", 12}, {",\"symbol\":", 10}, {",\"opcode\":", 10}, {",\"arginfo\":", 11}, {",\"stack\":", 9}
+	};
+	size_t k;
+
+	if (length <= 16) {
+		return NULL;
+	}
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		const char *split = memmem(line, length, keys[k].key, keys[k].length);
+
+		if (split) {
+			return split;
+		}
+	}
+	return NULL;
+}

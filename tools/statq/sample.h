@@ -69,4 +69,16 @@ void statq_sample_free(statq_sample *sample);
  */
 char *statq_sample_group(const statq_sample *sample, int group);
 
+/*
+ * Where a sample line as stat writes it splits into its head (type, request,
+ * elapsed, time, clock, memory) and its tail (location, symbol, opcode,
+ * arginfo, stack: the frames, the bulk of the line): the ',' before the
+ * first of those keys, or NULL. Since a '"' inside a JSON string is always
+ * escaped, the key cannot be inside a string; it may still be inside a
+ * nested value of a line stat did not write, and then the head does not
+ * parse as an object of its own: whoever splits parses each part, and the
+ * line whole when a part does not parse.
+ */
+const char *statq_sample_split(const char *line, size_t length);
+
 #endif

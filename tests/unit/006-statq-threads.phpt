@@ -1,0 +1,27 @@
+--TEST--
+unit: statq's worker threads alone: the gzipper gives ship's batches back in order, each inflating to what was put, at most 4 at once; heads reads aggregate's entries ahead on two workers (and on none) exactly as written, ended early or not (gzipper.c, heads.c, sample.c linked unchanged; real zlib, json-c and hiredis)
+--SKIPIF--
+<?php require __DIR__ . '/unit.inc'; if (!stat_unit_cc()) die('skip needs a C compiler (cc)');
+if (!is_file('/usr/include/hiredis/hiredis.h')) die('skip needs hiredis (Debian libhiredis-dev), as statq ship and aggregate do'); ?>
+--INI--
+stat.stream=0
+stat.control=0
+--FILE--
+<?php
+require __DIR__ . '/unit.inc';
+
+stat_unit_run('test-statq-threads.c', ['../tools/statq/gzipper.c', '../tools/statq/heads.c', '../tools/statq/sample.c'], [],
+    ['-lhiredis', '-ljson-c', '-lz']);
+?>
+--EXPECT--
+gzipper: take from an empty gzipper returns at once, with nothing: ok
+gzipper: 300 buffers (0 to 200 kB) come back in the order put, each inflating to exactly what was put: ok
+gzipper: never more than 4 buffers between put and take: ok
+gzipper: pending counts the buffers put and not taken, and their bytes before compression: ok
+gzipper: stopped with buffers not taken back, it ends: ok
+heads, two workers: 200 entries three times over: each entry's lines, kinds, times, paths and tails as written; not gzip, dropped and NIL entries told apart: ok
+heads, two workers: a list ended after 2 of its entries, then freed: the workers let go of it: ok
+heads, no worker: 200 entries three times over: each entry's lines, kinds, times, paths and tails as written; not gzip, dropped and NIL entries told apart: ok
+heads, no worker: a list ended after 2 of its entries, then freed: the workers let go of it: ok
+9 passed, 0 failed
+exit: 0

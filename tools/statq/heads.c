@@ -1,0 +1,369 @@
+/*
+ * heads.c: see heads.h. The slots are a ring of STATQ_HEADS_AHEAD; entry i
+ * is read into slot i % STATQ_HEADS_AHEAD, and a worker takes entry i only
+ * once the caller has moved past entry i - STATQ_HEADS_AHEAD (current), so
+ * a slot is never read and written at once. Under the mutex: list, next,
+ * current, busy, stop and each slot's done and index.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+#include <zlib.h>
+
+#include "heads.h"
+#include "sample.h"
+
+#define STATQ_HEADS_AHEAD 4
+
+const char *const statq_heads_kinds[3] = {"user", "internal", "memory"};
+
+/* What one reading thread keeps: its tokener and a buffer for a head. */
+typedef struct _statq_heads_reader {
+	json_tokener *tokener;
+	char         *split;
+	size_t        split_capacity;
+} statq_heads_reader;
+
+struct _statq_heads {
+	pthread_mutex_t    mutex;
+	pthread_cond_t     work;     /* the workers: an entry may be taken, or stop */
+	pthread_cond_t     change;   /* the caller: an entry was read, or a worker is idle */
+	pthread_t         *threads;
+	statq_heads_reader *readers; /* [0] the caller's, then one per worker asked for */
+	size_t             readers_count;
+	size_t             workers;  /* started */
+	const redisReply  *list;     /* NULL: nothing to read */
+	size_t             next;     /* the next entry a worker takes */
+	size_t             current;  /* the entry the caller is on */
+	size_t             busy;     /* workers reading an entry */
+	bool               stop;
+	statq_heads_entry  slots[STATQ_HEADS_AHEAD];
+};
+
+const redisReply *statq_heads_field(const redisReply *fields, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < fields->elements; i += 2) {
+		if (fields->element[i]->type == REDIS_REPLY_STRING && strcmp(fields->element[i]->str, name) == 0
+				&& fields->element[i + 1]->type == REDIS_REPLY_STRING) {
+			return fields->element[i + 1];
+		}
+	}
+	return NULL;
+}
+
+/* Inflate gzip data into the slot; its length, or -1 when it is not whole gzip. */
+static ssize_t statq_heads_gunzip(statq_heads_entry *slot, const char *data, size_t length)
+{
+	z_stream zs;
+	int rc;
+	size_t out = 0;
+
+	memset(&zs, 0, sizeof(zs));
+	if (inflateInit2(&zs, 15 + 16) != Z_OK) {
+		return -1;
+	}
+	zs.next_in = (Bytef *) data;
+	zs.avail_in = (uInt) length;
+	do {
+		if (slot->inflated_capacity - out < 65536) {
+			slot->inflated_capacity = slot->inflated_capacity * 2 + (1 << 20);
+			slot->inflated = statq_realloc(slot->inflated, slot->inflated_capacity);
+		}
+		zs.next_out = (Bytef *) slot->inflated + out;
+		zs.avail_out = (uInt) (slot->inflated_capacity - out);
+		rc = inflate(&zs, Z_NO_FLUSH);
+		out = slot->inflated_capacity - zs.avail_out;
+		if (out > (512u << 20)) {
+			rc = Z_DATA_ERROR;  /* more than 512 MiB from one entry: not ship's */
+		}
+	} while (rc == Z_OK);
+	inflateEnd(&zs);
+	return rc == Z_STREAM_END && zs.avail_in == 0 ? (ssize_t) out : -1;
+}
+
+/* text as one JSON object (the whole of it), or NULL; json-c's default rules, as aggregate's. */
+json_object *statq_heads_parse(json_tokener *tokener, const char *text, size_t length)
+{
+	json_object *object;
+
+	json_tokener_reset(tokener);
+	object = json_tokener_parse_ex(tokener, text, (int) length);
+	if (object && (json_tokener_get_error(tokener) != json_tokener_success
+			|| (size_t) json_tokener_get_parse_end(tokener) != length || !json_object_is_type(object, json_type_object))) {
+		json_object_put(object);
+		object = NULL;
+	}
+	return object;
+}
+
+/* A line's head, when it is a sample's as stat writes it: head->kind and the rest; else kind 0. */
+static void statq_heads_line(statq_heads_reader *reader, statq_heads_entry *slot, const char *line, statq_head *head)
+{
+	const char *split = statq_sample_split(line, head->length);
+	json_object *object, *type, *request, *value;
+	size_t length, k;
+	const char *kind;
+
+	head->kind = 0;
+	if (!split) {
+		return;
+	}
+	length = (size_t) (split - line);
+	if (length + 2 > reader->split_capacity) {
+		reader->split_capacity = (length + 2) * 2;
+		reader->split = statq_realloc(reader->split, reader->split_capacity);
+	}
+	memcpy(reader->split, line, length);
+	reader->split[length] = '}';
+	if (!(object = statq_heads_parse(reader->tokener, reader->split, length + 1))) {
+		return;
+	}
+	/* stat writes "type", "time" and "request" before the frames: a line that does not is parsed whole */
+	if (!json_object_object_get_ex(object, "type", &type) || !json_object_is_type(type, json_type_string)
+			|| !json_object_object_get_ex(object, "time", &value) || !json_object_object_get_ex(object, "request", &request)) {
+		json_object_put(object);
+		return;
+	}
+	kind = json_object_get_string(type);
+	for (k = 0; k < 3 && strcmp(kind, statq_heads_kinds[k]) != 0; k++) {
+	}
+	if (k == 3) {
+		json_object_put(object);
+		return;
+	}
+	head->kind = (uint8_t) (k + 1);
+	head->tail = length + 1;
+	head->time = json_object_get_double(value);
+	head->path = SIZE_MAX;
+	if (json_object_object_get_ex(request, "path", &value) && json_object_is_type(value, json_type_string)) {
+		const char *path = json_object_get_string(value);
+		size_t size = strlen(path) + 1;
+
+		if (slot->paths_length + size > slot->paths_capacity) {
+			slot->paths_capacity = (slot->paths_length + size) * 2 + 4096;
+			slot->path_buffer = statq_realloc(slot->path_buffer, slot->paths_capacity);
+		}
+		memcpy(slot->path_buffer + slot->paths_length, path, size);
+		head->path = slot->paths_length;
+		slot->paths_length += size;
+	}
+	json_object_put(object);
+}
+
+/* One entry ([id, [field, value, ...]]) into its slot. */
+static void statq_heads_read(statq_heads_reader *reader, const redisReply *item, statq_heads_entry *slot)
+{
+	const redisReply *fields, *version, *type, *encoding, *data;
+	size_t start;
+
+	slot->state = STATQ_HEADS_NONE;
+	slot->count = 0;
+	slot->paths_length = 0;
+	slot->text = NULL;
+	slot->length = 0;
+	if (item->type != REDIS_REPLY_ARRAY || item->elements < 2 || (fields = item->element[1])->type != REDIS_REPLY_ARRAY) {
+		return;
+	}
+	version = statq_heads_field(fields, "v");
+	type = statq_heads_field(fields, "type");
+	encoding = statq_heads_field(fields, "encoding");
+	data = statq_heads_field(fields, "samples");
+	if (!version || strcmp(version->str, "1") != 0 || !type || strcmp(type->str, "samples") != 0 || !encoding || !data) {
+		return;
+	}
+	if (strcmp(encoding->str, "jsonl+gzip") == 0) {
+		ssize_t inflated = statq_heads_gunzip(slot, data->str, data->len);
+
+		if (inflated < 0) {
+			slot->state = STATQ_HEADS_BAD_GZIP;
+			return;
+		}
+		slot->text = slot->inflated;
+		slot->length = (size_t) inflated;
+	} else if (strcmp(encoding->str, "jsonl") == 0) {
+		slot->text = data->str;
+		slot->length = data->len;
+	} else {
+		return;
+	}
+	for (start = 0; start < slot->length; ) {
+		const char *end = memchr(slot->text + start, '\n', slot->length - start);
+		size_t stop = end ? (size_t) (end - slot->text) : slot->length;
+
+		if (stop > start) {
+			statq_head *head;
+
+			if (slot->count == slot->lines_capacity) {
+				slot->lines_capacity = slot->lines_capacity ? slot->lines_capacity * 2 : 1024;
+				slot->lines = statq_realloc(slot->lines, slot->lines_capacity * sizeof(*slot->lines));
+			}
+			head = &slot->lines[slot->count++];
+			head->offset = start;
+			head->length = stop - start;
+			statq_heads_line(reader, slot, slot->text + start, head);
+		}
+		start = stop + 1;
+	}
+	slot->paths = slot->path_buffer;
+	slot->state = STATQ_HEADS_READY;
+}
+
+typedef struct _statq_heads_worker {
+	statq_heads        *heads;
+	statq_heads_reader *reader;
+} statq_heads_worker;
+
+static void *statq_heads_work(void *argument)
+{
+	statq_heads *heads = ((statq_heads_worker *) argument)->heads;
+	statq_heads_reader *reader = ((statq_heads_worker *) argument)->reader;
+
+	free(argument);
+	pthread_mutex_lock(&heads->mutex);
+	for (;;) {
+		statq_heads_entry *slot;
+		const redisReply *item;
+		size_t i;
+
+		while (!heads->stop && !(heads->list && heads->next < heads->list->elements
+				&& heads->next < heads->current + STATQ_HEADS_AHEAD)) {
+			pthread_cond_wait(&heads->work, &heads->mutex);
+		}
+		if (heads->stop) {
+			break;
+		}
+		i = heads->next++;
+		slot = &heads->slots[i % STATQ_HEADS_AHEAD];
+		slot->done = false;
+		item = heads->list->element[i];
+		heads->busy++;
+		pthread_mutex_unlock(&heads->mutex);
+
+		statq_heads_read(reader, item, slot);
+
+		pthread_mutex_lock(&heads->mutex);
+		slot->index = i;
+		slot->done = true;
+		heads->busy--;
+		pthread_cond_broadcast(&heads->change);
+	}
+	pthread_mutex_unlock(&heads->mutex);
+	return NULL;
+}
+
+statq_heads *statq_heads_start(size_t workers)
+{
+	statq_heads *heads = statq_alloc(sizeof(*heads));
+	sigset_t all, old;
+	size_t i;
+
+	memset(heads, 0, sizeof(*heads));
+	pthread_mutex_init(&heads->mutex, NULL);
+	pthread_cond_init(&heads->work, NULL);
+	pthread_cond_init(&heads->change, NULL);
+	heads->threads = statq_alloc((workers ? workers : 1) * sizeof(*heads->threads));
+	heads->readers = statq_alloc((workers + 1) * sizeof(*heads->readers));
+	memset(heads->readers, 0, (workers + 1) * sizeof(*heads->readers));
+	heads->readers_count = workers + 1;
+	for (i = 0; i < heads->readers_count; i++) {
+		heads->readers[i].tokener = json_tokener_new();
+	}
+
+	/* workers inherit a mask with every signal blocked: SIGINT and SIGTERM reach the caller's thread */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	for (i = 0; i < workers; i++) {
+		statq_heads_worker *worker = statq_alloc(sizeof(*worker));
+		int rc;
+
+		worker->heads = heads;
+		worker->reader = &heads->readers[i + 1];
+		if ((rc = pthread_create(&heads->threads[heads->workers], NULL, statq_heads_work, worker)) != 0) {
+			free(worker);
+			statq_error("warning: aggregate: cannot start a thread to read ahead with (%s): reading on one", strerror(rc));
+			break;
+		}
+		heads->workers++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return heads;
+}
+
+void statq_heads_begin(statq_heads *heads, const redisReply *list)
+{
+	size_t i;
+
+	pthread_mutex_lock(&heads->mutex);
+	heads->list = list && list->type == REDIS_REPLY_ARRAY ? list : NULL;
+	heads->next = 0;
+	heads->current = 0;
+	for (i = 0; i < STATQ_HEADS_AHEAD; i++) {
+		heads->slots[i].done = false;
+	}
+	pthread_cond_broadcast(&heads->work);
+	pthread_mutex_unlock(&heads->mutex);
+}
+
+const statq_heads_entry *statq_heads_entry_get(statq_heads *heads, size_t i)
+{
+	statq_heads_entry *slot = &heads->slots[i % STATQ_HEADS_AHEAD];
+
+	if (heads->workers == 0) {
+		statq_heads_read(&heads->readers[0], heads->list->element[i], slot);
+		return slot;
+	}
+	pthread_mutex_lock(&heads->mutex);
+	heads->current = i;
+	pthread_cond_broadcast(&heads->work);
+	while (!(slot->done && slot->index == i)) {
+		pthread_cond_wait(&heads->change, &heads->mutex);
+	}
+	pthread_mutex_unlock(&heads->mutex);
+	return slot;
+}
+
+void statq_heads_end(statq_heads *heads)
+{
+	pthread_mutex_lock(&heads->mutex);
+	heads->list = NULL;
+	while (heads->busy) {
+		pthread_cond_wait(&heads->change, &heads->mutex);
+	}
+	pthread_mutex_unlock(&heads->mutex);
+}
+
+void statq_heads_stop(statq_heads *heads)
+{
+	size_t i;
+
+	if (!heads) {
+		return;
+	}
+	pthread_mutex_lock(&heads->mutex);
+	heads->stop = true;
+	pthread_cond_broadcast(&heads->work);
+	pthread_mutex_unlock(&heads->mutex);
+	for (i = 0; i < heads->workers; i++) {
+		pthread_join(heads->threads[i], NULL);
+	}
+	for (i = 0; i < heads->readers_count; i++) {
+		json_tokener_free(heads->readers[i].tokener);
+		free(heads->readers[i].split);
+	}
+	for (i = 0; i < STATQ_HEADS_AHEAD; i++) {
+		free(heads->slots[i].inflated);
+		free(heads->slots[i].lines);
+		free(heads->slots[i].path_buffer);
+	}
+	pthread_cond_destroy(&heads->change);
+	pthread_cond_destroy(&heads->work);
+	pthread_mutex_destroy(&heads->mutex);
+	free(heads->threads);
+	free(heads->readers);
+	free(heads);
+}
