@@ -39,8 +39,11 @@
  * A period that ended more than an hour ago is written gzip-compressed
  * (.folded.gz; a late sample still merges into it). Retention removes
  * hourly and daily files older than --retain-hours and --retain-days.
- * Single-threaded; SIGTERM and SIGINT end the loop, and what was read is
- * written before exiting.
+ * Threads: this one does everything but read the entries ahead, which
+ * STATQ_AGG_WORKERS workers do (heads.h: decompress, split, parse heads),
+ * one reply at a time, done before the reply is freed. SIGTERM and SIGINT
+ * (the workers block them) end the loop, and what was read is written
+ * before exiting.
  */
 #include <dirent.h>
 #include <errno.h>
