@@ -303,11 +303,6 @@ static json_object *statq_agg_parse(statq_agg *agg, const char *text, size_t len
 	return statq_heads_parse(agg->tokener, text, length);
 }
 
-static bool statq_agg_is_sample(const char *kind)
-{
-	return strcmp(kind, "user") == 0 || strcmp(kind, "internal") == 0 || strcmp(kind, "memory") == 0;
-}
-
 /*
  * The fast way for a line as stat writes it: its head (type, request, time,
  * ...) was parsed alone by a worker (heads.h), and its tail (location,
@@ -318,7 +313,7 @@ static bool statq_agg_is_sample(const char *kind)
  */
 static bool statq_agg_line_tail(statq_agg *agg, const char *line, const statq_head *head, const char *path, double fallback)
 {
-	const char *tail = line + head->tail, *kind = statq_heads_kinds[head->kind - 1];
+	const char *tail = line + head->tail, *kind = statq_sample_kinds[head->kind - 1];
 	size_t tail_length = head->length - head->tail, key;
 	statq_table *tails = &agg->tails[head->kind - 1];
 	statq_table_entry *cached;
@@ -362,7 +357,7 @@ static bool statq_agg_line(statq_agg *agg, const char *line, size_t length, doub
 		json_object_put(object);
 		return false;
 	}
-	if (!statq_agg_is_sample(json_object_get_string(type))) {
+	if (!statq_sample_kind(json_object_get_string(type))) {
 		/* a line type a newer ship forwards: not a sample, not an error */
 		json_object_put(object);
 		return true;

@@ -18,8 +18,6 @@
 
 #define STATQ_HEADS_AHEAD 4
 
-const char *const statq_heads_kinds[3] = {"user", "internal", "memory"};
-
 /* What one reading thread keeps: its tokener and a buffer for a head. */
 typedef struct _statq_heads_reader {
 	json_tokener *tokener;
@@ -106,8 +104,8 @@ static void statq_heads_line(statq_heads_reader *reader, statq_heads_entry *slot
 {
 	const char *split = statq_sample_split(line, head->length);
 	json_object *object, *type, *request, *value;
-	size_t length, k;
-	const char *kind;
+	size_t length;
+	int kind;
 
 	head->kind = 0;
 	if (!split) {
@@ -129,14 +127,11 @@ static void statq_heads_line(statq_heads_reader *reader, statq_heads_entry *slot
 		json_object_put(object);
 		return;
 	}
-	kind = json_object_get_string(type);
-	for (k = 0; k < 3 && strcmp(kind, statq_heads_kinds[k]) != 0; k++) {
-	}
-	if (k == 3) {
+	if (!(kind = statq_sample_kind(json_object_get_string(type)))) {
 		json_object_put(object);
 		return;
 	}
-	head->kind = (uint8_t) (k + 1);
+	head->kind = (uint8_t) kind;
 	head->tail = length + 1;
 	head->time = json_object_get_double(value);
 	head->path = SIZE_MAX;

@@ -39,7 +39,7 @@ typedef struct _statq_head {
 	size_t   tail;            /* kind > 0: where the tail ("location":...) starts, from the line's start */
 	double   time;            /* kind > 0: the sample's "time" */
 	size_t   path;            /* kind > 0: the script's path in paths, or SIZE_MAX: none */
-	uint8_t  kind;            /* 0: to parse whole; 1 user, 2 internal, 3 memory */
+	uint8_t  kind;            /* 0: to parse whole; else statq_sample_kind (1 user, 2 internal, 3 memory) */
 } statq_head;
 
 typedef struct _statq_heads_entry {
@@ -59,9 +59,6 @@ typedef struct _statq_heads_entry {
 	uint64_t    index;        /* which entry of the reply this is */
 	bool        done;
 } statq_heads_entry;
-
-/* The kinds, by index: statq_heads_kinds[kind - 1]. */
-extern const char *const statq_heads_kinds[3];
 
 /* An entry's field (a string), or NULL. */
 const redisReply *statq_heads_field(const redisReply *fields, const char *name);

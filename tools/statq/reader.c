@@ -25,12 +25,6 @@ static const char *statq_reader_string(json_object *object, const char *key)
 	return json_object_get_string(value);
 }
 
-/* Whether a line's "type" is a sample's (user, internal or memory). */
-static bool statq_reader_is_sample(const char *type)
-{
-	return type && (strcmp(type, "user") == 0 || strcmp(type, "internal") == 0 || strcmp(type, "memory") == 0);
-}
-
 static bool statq_reader_accept(const statq_options *options, json_object *sample)
 {
 	json_object *request = NULL;
@@ -447,7 +441,7 @@ static json_object *statq_reader_head(statq_reader_state *state, json_tokener *t
 	memcpy(state->split, line, head);
 	state->split[head] = '}';
 	object = statq_reader_parse(tokener, state->split, head + 1);
-	if (!object || !json_object_is_type(object, json_type_object) || !statq_reader_is_sample(statq_reader_string(object, "type"))) {
+	if (!object || !json_object_is_type(object, json_type_object) || !statq_sample_kind(statq_reader_string(object, "type"))) {
 		json_object_put(object);
 		return NULL;
 	}
@@ -475,7 +469,7 @@ static void statq_reader_line(const statq_options *options, const statq_reader_c
 	}
 	state->first = false;
 
-	if (statq_reader_is_sample(type)) {
+	if (statq_sample_kind(type)) {
 		double time;
 		json_object *request = NULL;
 

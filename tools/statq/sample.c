@@ -232,6 +232,20 @@ char *statq_sample_group(const statq_sample *sample, int group)
 	return name;
 }
 
+const char *const statq_sample_kinds[3] = {"user", "internal", "memory"};
+
+int statq_sample_kind(const char *type)
+{
+	int k;
+
+	for (k = 0; type && k < 3; k++) {
+		if (strcmp(type, statq_sample_kinds[k]) == 0) {
+			return k + 1;
+		}
+	}
+	return 0;
+}
+
 const char *statq_sample_split(const char *line, size_t length)
 {
 	/* stat's keys after the head, in its order: the first one a sample has starts its tail */

@@ -70,6 +70,14 @@ void statq_sample_free(statq_sample *sample);
 char *statq_sample_group(const statq_sample *sample, int group);
 
 /*
+ * Which kind of sample a line's "type" names: 1 "user", 2 "internal",
+ * 3 "memory" (statq_sample_kinds[kind - 1]); 0 for any other type, or NULL:
+ * not a sample.
+ */
+int statq_sample_kind(const char *type);
+extern const char *const statq_sample_kinds[3];
+
+/*
  * Where a sample line as stat writes it splits into its head (type, request,
  * elapsed, time, clock, memory) and its tail (location, symbol, opcode,
  * arginfo, stack: the frames, the bulk of the line): the ',' before the
