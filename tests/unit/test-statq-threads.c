@@ -264,7 +264,7 @@ static redisReply *test_list(int n)
 		test_resp_string(&resp, "v", 1);
 		test_resp_string(&resp, "1", 1);
 		test_resp_string(&resp, "type", 4);
-		test_resp_string(&resp, dropped ? "dropped" : "samples", dropped ? 7 : 7);
+		test_resp_string(&resp, dropped ? "dropped" : "samples", 7);
 		test_resp_string(&resp, "encoding", 8);
 		test_resp_string(&resp, plain ? "jsonl" : "jsonl+gzip", plain ? 5 : 10);
 		test_resp_string(&resp, "samples", 7);

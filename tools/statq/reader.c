@@ -395,9 +395,8 @@ json_object *statq_reader_parse(json_tokener *tokener, const char *line, size_t 
  * the split is at the line's top level, and then the line is the two
  * objects' members together. The head, {head}, is parsed and returned; the
  * tail, {"location":...} (the frames, the bulk of the line), is parsed only
- * the first time its exact text is seen, then
- * remembered as good. Both by statq_reader_parse's strict rules. NULL when the
- * line is not such a line (no key, a part that does not parse, a tail that
+ * the first time its exact text is seen, then remembered as good. Both by
+ * statq_reader_parse's strict rules. NULL when the line is not such a line (no key, a part that does not parse, a tail that
  * repeats a key the head is checked for, a head that is not a sample): the
  * caller parses it whole, as any other line, so that what is a sample, and
  * what is malformed, is exactly what it is for every other command.

@@ -69,9 +69,10 @@ typedef struct _statq_reader_calls {
 	void  *context;
 	/*
 	 * sample needs only a sample's head (type, request, elapsed, time: what
-	 * stat writes before "location"), not its frames: the rest of the line is
-	 * checked just as strictly, but once per distinct text (ship, whose
-	 * samples' frames are read by whoever consumes its Redis stream)
+	 * stat writes before the frames, statq_sample_split), not its frames:
+	 * the rest of the line is checked just as strictly, but once per
+	 * distinct text (ship, whose samples' frames are read by whoever
+	 * consumes its Redis stream)
 	 */
 	bool   head;
 } statq_reader_calls;
