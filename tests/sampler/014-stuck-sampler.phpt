@@ -75,8 +75,13 @@ while (!($again = stat\sampler\activate()) && microtime(true) < $deadline) {
 /* (each start refused while the thread had not parked yet counted too: a few on a busy machine) */
 $stuck = stat\counters()['samplers_stuck'];
 $r = ['activate once released' => $again, 'stuck so far at least 2' => $stuck >= 2, 'deactivate' => stat\sampler\deactivate(),
-      'activate' => stat\sampler\activate(), 'stuck no more' => stat\counters()['samplers_stuck'] === $stuck,
-      'written' => stat\counters()['samples_written'] > 0];
+      'activate' => stat\sampler\activate(), 'stuck no more' => stat\counters()['samplers_stuck'] === $stuck];
+/* the sampler started again writes: its first sample, waited for with a deadline (a busy machine may not have run it yet) */
+$deadline = microtime(true) + 10;
+while (stat\counters()['samples_written'] === 0 && microtime(true) < $deadline) {
+    usleep(1000); /* polling with a deadline */
+}
+$r['written'] = stat\counters()['samples_written'] > 0;
 echo json_encode($r), "\n";
 echo "again: tid ", sampler_tid(), " ready\n";
 fgets(STDIN);
