@@ -180,8 +180,11 @@ static bool statq_reader_integer_fits(const char *digits, size_t count, bool neg
 /*
  * What json-c lets through, even strict, and RFC 8259 does not: raw control
  * characters inside strings, unpaired UTF-16 surrogates in \u escapes (json-c
- * makes them U+FFFD), and numbers such as 1., -.5, 00 or -01 (json-c keeps
- * their text and would write it back as it came), and integers beyond 64 bits.
+ * makes them U+FFFD), a backslash before a character that is not an escape
+ * (json-c refuses it, but where statq_reader_ascii has written a non-ASCII
+ * character after it as \uXXXX, json-c reads an escaped backslash), numbers
+ * such as 1., -.5, 00 or -01 (json-c keeps their text and would write it back
+ * as it came), and integers beyond 64 bits.
  * The rest of the grammar is json-c's to check.
  */
 static bool statq_reader_rfc8259(const char *s, size_t length)
@@ -201,7 +204,13 @@ static bool statq_reader_rfc8259(const char *s, size_t length)
 				if (s[i] != '\\') {
 					continue;
 				}
-				if (++i < length && s[i] == 'u') {
+				if (++i >= length) {
+					return false;
+				}
+				if (s[i] != 'u' && !memchr("\"\\/bfnrt", s[i], 8)) {
+					return false;
+				}
+				if (s[i] == 'u') {
 					if (!statq_reader_hex4(s, length, i + 1, &high)) {
 						return false;
 					}
