@@ -3,10 +3,18 @@
  * the length of a string, the count of an array, the class of an object;
  * never a value.
  *
- * Invariants: arguments are kept only if the frame's head, copied again after
- * them, is still the same call (function and argument count); at most
- * STAT_ARGINFO_MAX; a size that cannot be read leaves that argument and the
- * rest without one, nothing worse.
+ * Invariants: the arguments are those of the call whose head the sample
+ * has. They come from the window's copy of the stack (2), the copy the
+ * frame's head came from, whenever it holds them: read afterwards, they
+ * could be the next call's, set up where this one was (between two calls of
+ * this function from one loop, a call of another function writes its
+ * arguments into the same slots; once the next call's head is written its
+ * arguments are still those). Otherwise they are read, and kept only if the
+ * frame's head, copied again after them, is still the same call (function
+ * and argument count). Sizes are read after the arguments; those read from
+ * the copy's values are kept only if the head read after them is still the
+ * same call. At most STAT_ARGINFO_MAX; a size that cannot be read leaves
+ * that argument and the rest without one, nothing worse.
  *
  * Threads: the sampler thread only.
  */
@@ -20,22 +28,26 @@
 #include "strings.h"
 
 /*
- * Argument types and sizes of the leaf frame: two more reads, one for the
- * argument zvals, one for string lengths, array counts and object classes.
- * A user function keeps its declared arguments in its first variables and
- * any extra ones after its variables and temporaries; an internal function
- * has them all in a row after the frame.
+ * Argument types and sizes of the leaf frame: the argument zvals from the
+ * window's copy (or one read), and one read for string lengths, array
+ * counts and object classes. A user function keeps its declared arguments
+ * in its first variables and any extra ones after its variables and
+ * temporaries; an internal function has them all in a row after the frame.
  */
 bool stat_frame_args(stat_frame_reader *reader, uintptr_t frame, uintptr_t func_address, const zend_function *func,
 	uint32_t count, stat_sample *sample)
 {
 	uint32_t num_args = count;
 	zval args[STAT_ARGINFO_MAX];
-	struct iovec local[STAT_ARGINFO_MAX], remote[STAT_ARGINFO_MAX];
+	struct iovec local[STAT_ARGINFO_MAX + 1], remote[STAT_ARGINFO_MAX + 1];
 	uint64_t values[STAT_ARGINFO_MAX];
+	STAT_FRAME_ALIGNED unsigned char head[STAT_FRAME_HEAD_SPAN];
 	unsigned long wanted = 0;
-	uint32_t declared = count, i;
+	uint32_t declared, i;
 	int slots[STAT_ARGINFO_MAX];
+	uintptr_t declared_at, extra_at;
+	size_t declared_bytes, extra_bytes, sizes_bytes = 0;
+	bool copied = false;
 	ssize_t got;
 
 	if (count > STAT_ARGINFO_MAX) {
@@ -45,33 +57,49 @@ bool stat_frame_args(stat_frame_reader *reader, uintptr_t frame, uintptr_t func_
 	if (func->type != ZEND_INTERNAL_FUNCTION && count > func->op_array.num_args) {
 		declared = func->op_array.num_args;
 	}
-
-	local[0].iov_base = args;
-	local[0].iov_len = declared * sizeof(zval);
-	remote[0].iov_base = (void *) (frame + ZEND_CALL_FRAME_SLOT * sizeof(zval));
-	remote[0].iov_len = local[0].iov_len;
-	local[1].iov_base = args + declared;
-	local[1].iov_len = (count - declared) * sizeof(zval);
-	remote[1].iov_base = (void *) (frame + (ZEND_CALL_FRAME_SLOT +
-		(func->type != ZEND_INTERNAL_FUNCTION ? (uintptr_t) func->op_array.last_var + func->op_array.T : 0)) * sizeof(zval));
-	remote[1].iov_len = local[1].iov_len;
+	declared_at = frame + ZEND_CALL_FRAME_SLOT * sizeof(zval);
+	declared_bytes = declared * sizeof(zval);
+	extra_at = frame + (ZEND_CALL_FRAME_SLOT +
+		(func->type != ZEND_INTERNAL_FUNCTION ? (uintptr_t) func->op_array.last_var + func->op_array.T : 0)) * sizeof(zval);
+	extra_bytes = (count - declared) * sizeof(zval);
 
 	if (count > 0) {
-		unsigned long first = declared ? 0 : 1, n = (declared ? 1 : 0) + (count > declared ? 1 : 0);
-		STAT_FRAME_ALIGNED unsigned char head[STAT_FRAME_HEAD_SPAN];
+		const unsigned char *declared_copy = declared_bytes ? stat_frame_window_copy(reader, declared_at, declared_bytes) : NULL;
+		const unsigned char *extra_copy = extra_bytes ? stat_frame_window_copy(reader, extra_at, extra_bytes) : NULL;
 
-		/* the frame's head again, after the arguments: still the same call? */
-		local[first + n].iov_base = head;
-		local[first + n].iov_len = sizeof(head);
-		remote[first + n].iov_base = (void *) (frame + STAT_FRAME_HEAD_FROM);
-		remote[first + n].iov_len = sizeof(head);
+		if ((declared_copy || !declared_bytes) && (extra_copy || !extra_bytes)) {
+			/* the copy the frame's head came from */
+			if (declared_bytes) {
+				memcpy(args, declared_copy, declared_bytes);
+			}
+			if (extra_bytes) {
+				memcpy(args + declared, extra_copy, extra_bytes);
+			}
+			copied = true;
+		} else {
+			unsigned long first = declared ? 0 : 1, n = (declared ? 1 : 0) + (count > declared ? 1 : 0);
 
-		got = stat_frame_readv(reader, local + first, remote + first, n + 1);
-		if (got != (ssize_t) (count * sizeof(zval) + sizeof(head)) ||
-			stat_frame_head_func(head) != (uintptr_t) func_address ||
-			stat_frame_head_this(head)->u2.num_args != num_args) {
-			/* the call returned while its arguments were read: no arguments from another call */
-			return false;
+			local[0].iov_base = args;
+			local[0].iov_len = declared_bytes;
+			remote[0].iov_base = (void *) declared_at;
+			remote[0].iov_len = declared_bytes;
+			local[1].iov_base = args + declared;
+			local[1].iov_len = extra_bytes;
+			remote[1].iov_base = (void *) extra_at;
+			remote[1].iov_len = extra_bytes;
+			/* the frame's head again, after the arguments: still the same call? */
+			local[first + n].iov_base = head;
+			local[first + n].iov_len = sizeof(head);
+			remote[first + n].iov_base = (void *) (frame + STAT_FRAME_HEAD_FROM);
+			remote[first + n].iov_len = sizeof(head);
+
+			got = stat_frame_readv(reader, local + first, remote + first, n + 1);
+			if (got != (ssize_t) (count * sizeof(zval) + sizeof(head)) ||
+				stat_frame_head_func(head) != (uintptr_t) func_address ||
+				stat_frame_head_this(head)->u2.num_args != num_args) {
+				/* the call returned while its arguments were read: no arguments from another call */
+				return false;
+			}
 		}
 	}
 
@@ -102,6 +130,7 @@ bool stat_frame_args(stat_frame_reader *reader, uintptr_t frame, uintptr_t func_
 		}
 		local[wanted].iov_base = &values[i];
 		local[wanted].iov_len = remote[wanted].iov_len;
+		sizes_bytes += remote[wanted].iov_len;
 		slots[wanted] = (int) i;
 		wanted++;
 	}
@@ -112,8 +141,21 @@ bool stat_frame_args(stat_frame_reader *reader, uintptr_t frame, uintptr_t func_
 		return true;
 	}
 
+	if (copied) {
+		/* the frame's head again, after the sizes: a call that returned meanwhile may have freed what they were read from */
+		local[wanted].iov_base = head;
+		local[wanted].iov_len = sizeof(head);
+		remote[wanted].iov_base = (void *) (frame + STAT_FRAME_HEAD_FROM);
+		remote[wanted].iov_len = sizeof(head);
+	}
 	/* a failed read of one argument leaves the rest without sizes, nothing worse */
-	got = stat_frame_readv(reader, local, remote, wanted);
+	got = stat_frame_readv(reader, local, remote, wanted + (copied ? 1 : 0));
+	if (copied && (got != (ssize_t) (sizes_bytes + sizeof(head)) ||
+		stat_frame_head_func(head) != (uintptr_t) func_address ||
+		stat_frame_head_this(head)->u2.num_args != num_args)) {
+		/* the types are this call's (the copy's); the sizes may not be: none */
+		return true;
+	}
 	for (i = 0; i < wanted && got > 0; i++) {
 		stat_arg *arg = &sample->args[slots[i]];
 

@@ -348,6 +348,8 @@ bool stat_frame_window_fits(const stat_frame_reader *reader, const stat_frame_gl
 /* frame_window.c: the frame at address, from a copy or one extra read (into `into` when given). */
 const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_frame_globals *globals,
 	uintptr_t address, unsigned char *into, size_t bytes, int *extra);
+/* frame_window.c: the window's copy of [address, address + length), or NULL when it does not hold all of it. */
+const unsigned char *stat_frame_window_copy(const stat_frame_reader *reader, uintptr_t address, size_t length);
 /* frame_window.c: a read size that covers `need` with room to spare. */
 size_t stat_frame_window_size(size_t size, size_t need);
 

@@ -176,6 +176,19 @@ bool stat_frame_window_fits(const stat_frame_reader *reader, const stat_frame_gl
 	return lo <= need;
 }
 
+/*
+ * The window's copy of [address, address + length): what the engine held
+ * there when the window was read (2), or NULL when the window does not hold
+ * all of it. No arithmetic on address that could wrap.
+ */
+const unsigned char *stat_frame_window_copy(const stat_frame_reader *reader, uintptr_t address, size_t length)
+{
+	if (address < reader->window_lo || address >= reader->window_hi || reader->window_hi - address < length) {
+		return NULL;
+	}
+	return reader->window + (address - reader->window_lo);
+}
+
 /* A page's prev link as the next page down to learn: 0 when there is none (or it is garbage). */
 static inline uintptr_t stat_frame_page_link(const struct _zend_vm_stack *header)
 {
