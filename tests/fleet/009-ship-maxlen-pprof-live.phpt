@@ -52,15 +52,23 @@ var_dump(stat_test_until(fn() => file_exists("$dir/cgi.sock")));
 /* both from the start of the ring (--backlog), until the stream ends with php-cgi */
 $direct = new Statq(['record', '-s', "$dir/cgi.sock", '--backlog', '-o', "$dir/direct.jsonl"]);
 $pprof = new Statq(['pprof', '-s', "$dir/cgi.sock", '--backlog', '-o', "$dir/live.pb.gz"]);
-printf("record: exit %d; pprof: exit %d\n", $direct->wait(), $pprof->wait());
+[$recordCode, $pprofCode] = [$direct->wait(), $pprof->wait()];
+printf("record: exit %d; pprof: exit %d\n", $recordCode, $pprofCode);
+if ($recordCode !== 0 || $pprofCode !== 0) {
+    echo "record: {$direct->stderr()}pprof: {$pprof->stderr()}php-cgi: ", @file_get_contents("$dir/cgi.out"), "\n";
+}
 [$samples] = stat_test_decode(file_get_contents("$dir/direct.jsonl"));
 $busy = array_filter($samples, fn($s) => statq_expected_frames($s) !== null);
 printf("samples on the cpu clock: %s\n", count($busy) >= 30 && !array_filter($busy, fn($s) => ($s['clock'] ?? '') !== 'cpu') ? 'yes' : 'no');
 
 [$code, $out, $err] = fleet_pprof(['-top', '-sample_index=samples', '-nodefraction=0', '-edgefraction=0', "$dir/live.pb.gz"]);
 [$rows, $total] = fleet_parse_pprof_top($out);
+$expected = statq_expected_top($samples);
 printf("go tool pprof -top: exit %d, total = the direct reader's samples: %s, per function the same: %s\n", $code,
-    $total === count($busy) ? 'yes' : "no ($total of " . count($busy) . ")", $rows === statq_expected_top($samples) ? 'yes' : 'no');
+    $total === count($busy) ? 'yes' : "no ($total of " . count($busy) . ")", $rows === $expected ? 'yes' : 'no');
+if ($rows !== $expected) {
+    echo "pprof's rows: ", json_encode($rows), "\nthe direct reader's: ", json_encode($expected), "\nrecord: {$direct->stderr()}pprof: {$pprof->stderr()}\n";
+}
 [$code, $out] = fleet_pprof(['-raw', "$dir/live.pb.gz"]);
 printf("sample types: %s\n", preg_match('/^samples\/count cpu\/nanoseconds$/m', $out) ? 'samples/count cpu/nanoseconds' : "other:\n$out");
 printf("labels uri and method: %s\n", str_contains($out, 'uri:[/checkout?cart=7]') && str_contains($out, 'method:[POST]') ? 'yes' : "no\n$out");
