@@ -27,6 +27,12 @@
 #include "frame_internal.h"
 #include "strings.h"
 
+/* Whether a frame's head, copied again, is still the call of func_address with num_args arguments. */
+static inline bool stat_frame_args_same_call(const unsigned char *head, uintptr_t func_address, uint32_t num_args)
+{
+	return stat_frame_head_func(head) == func_address && stat_frame_head_this(head)->u2.num_args == num_args;
+}
+
 /*
  * Argument types and sizes of the leaf frame: the argument zvals from the
  * window's copy (or one read), and one read for string lengths, array
@@ -95,8 +101,7 @@ bool stat_frame_args(stat_frame_reader *reader, uintptr_t frame, uintptr_t func_
 
 			got = stat_frame_readv(reader, local + first, remote + first, n + 1);
 			if (got != (ssize_t) (count * sizeof(zval) + sizeof(head)) ||
-				stat_frame_head_func(head) != (uintptr_t) func_address ||
-				stat_frame_head_this(head)->u2.num_args != num_args) {
+				!stat_frame_args_same_call(head, func_address, num_args)) {
 				/* the call returned while its arguments were read: no arguments from another call */
 				return false;
 			}
@@ -150,9 +155,7 @@ bool stat_frame_args(stat_frame_reader *reader, uintptr_t frame, uintptr_t func_
 	}
 	/* a failed read of one argument leaves the rest without sizes, nothing worse */
 	got = stat_frame_readv(reader, local, remote, wanted + (copied ? 1 : 0));
-	if (copied && (got != (ssize_t) (sizes_bytes + sizeof(head)) ||
-		stat_frame_head_func(head) != (uintptr_t) func_address ||
-		stat_frame_head_this(head)->u2.num_args != num_args)) {
+	if (copied && (got != (ssize_t) (sizes_bytes + sizeof(head)) || !stat_frame_args_same_call(head, func_address, num_args))) {
 		/* the types are this call's (the copy's); the sizes may not be: none */
 		return true;
 	}

@@ -207,9 +207,6 @@ static bool statq_reader_rfc8259(const char *s, size_t length)
 				if (++i >= length) {
 					return false;
 				}
-				if (s[i] != 'u' && !memchr("\"\\/bfnrt", s[i], 8)) {
-					return false;
-				}
 				if (s[i] == 'u') {
 					if (!statq_reader_hex4(s, length, i + 1, &high)) {
 						return false;
@@ -225,6 +222,8 @@ static bool statq_reader_rfc8259(const char *s, size_t length)
 						}
 						i += 6;
 					}
+				} else if (!memchr("\"\\/bfnrt", s[i], 8)) {
+					return false;
 				}
 			}
 			i++;
