@@ -71,6 +71,7 @@ if test "$PHP_STAT" != "no"; then
     src/frame_depth.c \
     src/frame_generators.c \
     src/frame_args.c \
+    src/frame_chain.c \
     src/sampler.c \
     src/request.c \
     src/sample.c \

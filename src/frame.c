@@ -77,6 +77,12 @@
 #include "atomic.h"
 #include "frame_internal.h"
 
+/* Request thread: the address of a method of the engine's (0: none), the same for the whole process. */
+static uintptr_t stat_frame_method(zend_class_entry *ce, const char *name)
+{
+	return ce ? (uintptr_t) zend_hash_str_find_ptr(&ce->function_table, name, strlen(name)) : 0;
+}
+
 stat_frame_reader *stat_frame_reader_create(void)
 {
 	stat_frame_reader *reader = calloc(1, sizeof(stat_frame_reader));
@@ -96,8 +102,10 @@ stat_frame_reader *stat_frame_reader_create(void)
 	reader->window_size = STAT_FRAME_WINDOW_MIN;
 	reader->lower_size = STAT_FRAME_WINDOW_MIN;
 	/* an internal function of the engine: the same for the whole process */
-	reader->fiber_suspend = zend_ce_fiber
-		? (uintptr_t) zend_hash_str_find_ptr(&zend_ce_fiber->function_table, "suspend", sizeof("suspend") - 1) : 0;
+	reader->fiber_suspend = stat_frame_method(zend_ce_fiber, "suspend");
+	reader->fiber_start = stat_frame_method(zend_ce_fiber, "start");
+	reader->fiber_resume = stat_frame_method(zend_ce_fiber, "resume");
+	reader->fiber_throw = stat_frame_method(zend_ce_fiber, "throw");
 	stat_frame_reader_reset(reader);
 
 	return reader;
@@ -188,6 +196,24 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 {
 	unsigned long iovecs = 0, done = 0, anchors, required;
 	uint32_t i, j, distinct = 0;
+	const stat_frame_cache *caller = count > 1 ? stat_frame_cache_find(reader, reader->found[1].func) : NULL;
+	/*
+	 * The heads of the innermost frame and its caller again, first: either
+	 * may have returned, and another call been set up where it was, while
+	 * the frames were copied (checked below), unless the globals copied
+	 * after the stack vouch for it.
+	 */
+	bool again = count > 1 && (reader->vouched == STAT_FRAME_VOUCHED_NONE ||
+		(reader->vouched == STAT_FRAME_VOUCHED_CALLER && (!caller || caller->type == ZEND_INTERNAL_FUNCTION)));
+
+	reader->again = again;
+	reader->current_again = 0;
+	if (again) {
+		stat_frame_batch(reader, &iovecs, reader->leaf_again, reader->found[0].address + STAT_FRAME_HEAD_FROM, STAT_FRAME_HEAD_SPAN);
+		stat_frame_batch(reader, &iovecs, reader->caller_again, reader->found[1].address + STAT_FRAME_HEAD_FROM, STAT_FRAME_HEAD_SPAN);
+		stat_frame_batch(reader, &iovecs, &reader->current_again,
+			reader->globals + offsetof(stat_frame_globals, current), sizeof(reader->current_again));
+	}
 
 	for (i = 0; i < count; i++) {
 		stat_frame_found *found = &reader->found[i];
@@ -205,18 +231,6 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 		found->want_line = found->opline != 0 &&
 			!(entry && entry->type == ZEND_INTERNAL_FUNCTION);
 		found->have_line = false;
-	}
-	/*
-	 * The heads of the innermost frame and its caller again: either may have
-	 * returned, and another call been set up where it was, while the frames
-	 * were copied (checked below).
-	 */
-	reader->current_again = 0;
-	if (count > 1) {
-		stat_frame_batch(reader, &iovecs, reader->leaf_again, reader->found[0].address + STAT_FRAME_HEAD_FROM, STAT_FRAME_HEAD_SPAN);
-		stat_frame_batch(reader, &iovecs, reader->caller_again, reader->found[1].address + STAT_FRAME_HEAD_FROM, STAT_FRAME_HEAD_SPAN);
-		stat_frame_batch(reader, &iovecs, &reader->current_again,
-			reader->globals + offsetof(stat_frame_globals, current), sizeof(reader->current_again));
 	}
 	/*
 	 * Each generator's execute_data: a generator that finished (its frame
@@ -290,26 +304,6 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 		done = k;
 	}
 
-	/*
-	 * A copy is not instantaneous: the frames copied first are the older
-	 * ones. The innermost frame's caller must be the same call now (a caller
-	 * copied before it returned and another call took its place would be the
-	 * wrong one). Where an internal function calls back (usort, array_map,
-	 * ...), the callbacks of different internal functions take turns at one
-	 * address: there the innermost frame must be the same call too. (Under a
-	 * user caller that change is only the next call of the same loop: the
-	 * copy was right, and is kept; checking it would drop most samples of
-	 * tiny calls.)
-	 */
-	if (count > 1 &&
-		(stat_frame_head_func(reader->caller_again) != reader->found[1].func ||
-		stat_frame_head_prev(reader->caller_again) != reader->found[1].prev ||
-		(reader->funcs[reader->found[1].func_index].function.type == ZEND_INTERNAL_FUNCTION &&
-		(stat_frame_head_func(reader->leaf_again) != reader->found[0].func ||
-		stat_frame_head_prev(reader->leaf_again) != reader->found[0].prev)))) {
-		return false;
-	}
-
 	for (i = 0; i < count; i++) {
 		if (reader->found[i].generator && reader->found[i].generator_frame != reader->found[i].address) {
 			/* the generator finished while its frame was copied: its links are stale */
@@ -348,6 +342,9 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
  */
 static bool stat_frame_running(const stat_frame_reader *reader, const stat_frame_found *found)
 {
+	if (found == &reader->found[0] && reader->vouched == STAT_FRAME_VOUCHED_LEAF) {
+		return true;
+	}
 	return found == &reader->found[0] && reader->current_again != 0 &&
 		reader->current_again == reader->last.current && reader->current_again == found->address &&
 		stat_frame_head_func(reader->leaf_again) == found->func &&
@@ -440,23 +437,103 @@ static bool stat_frame_resolve(stat_frame_reader *reader, stat_frame_found *foun
 	}
 }
 
-static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sample, uint32_t stack, bool arginfo)
+/*
+ * What a walk found: reader->found[0 .. count), innermost first, the last
+ * kept_outer of them taken from what a count learnt (a stack deeper than
+ * kept); where it stopped, and the `yield from` generators still pending
+ * there.
+ */
+typedef struct _stat_frame_walk {
+	uint32_t  count;
+	uint32_t  kept_outer;
+	uint32_t  inner, outer;  /* a stack deeper than `want` keeps its innermost `inner` and its outermost `outer` */
+	uintptr_t address;       /* 0: the stack ended; else the next frame, deeper than kept */
+	uint32_t  pending_count, pending_at;
+	uintptr_t pending[STAT_FRAME_DELEGATION + 1];
+} stat_frame_walk;
+
+typedef enum {
+	STAT_FRAME_WALKED,  /* frames found */
+	STAT_FRAME_NOTHING, /* no PHP code runs there: a memory sample */
+	STAT_FRAME_TORN     /* a frame that could not be copied, or one without a function mid-stack */
+} stat_frame_walked;
+
+/*
+ * (1) and (2): the executor globals, the heap's figures and the window (in
+ * one read when the last sample's window still serves), then the globals
+ * again. False when the globals do not check out.
+ */
+static bool stat_frame_copy(stat_frame_reader *reader, stat_sample *sample, uint32_t stack, stat_frame_globals *globals)
 {
-	stat_frame_globals globals, guess;
+	stat_frame_globals guess;
 	size_t memory[2] = {0, 0};
 	struct iovec local[5], remote[5];
 	unsigned long guessed;
-	uint32_t want = stack ? stack : 1, count = 0, funcs = 0, i;
-	uintptr_t address;
-	size_t window_need = 0, lower_need = 0;
-	uintptr_t pending[STAT_FRAME_DELEGATION + 1];
-	uint32_t pending_count = 0, pending_at = 0;
+	ssize_t got;
+
+	local[0].iov_base = globals;
+	local[0].iov_len = sizeof(*globals);
+	remote[0].iov_base = (void *) reader->globals;
+	remote[0].iov_len = sizeof(*globals);
+	local[1].iov_base = memory;
+	local[1].iov_len = reader->heap ? sizeof(memory) : 0;
+	remote[1].iov_base = (void *) reader->heap;
+	remote[1].iov_len = reader->heap ? sizeof(memory) : 0;
+	/* the window where the stack was, read in the same call, then the globals again */
+	guessed = stat_frame_window_guess(reader, &guess, local + 2, remote + 2);
+	reader->after_read = false;
+	if (guessed) {
+		stat_frame_after_iovec(reader, local + 2 + guessed, remote + 2 + guessed);
+	}
+
+	/* the sample's time is when the executor's state is copied, not when the tick began */
+	sample->time = stat_clock_now();
+	got = stat_frame_readv(reader, local, remote, 2 + guessed + (guessed ? 1 : 0));
 	/*
-	 * A stack deeper than `want` keeps its innermost `inner` frames and its
-	 * `outer` outermost: the walk notes where it stood after `inner` frames
-	 * (the cut), and the outermost frames are the known ones nearest the root.
+	 * The engine keeps these aligned; values that are not are garbage, and
+	 * the copies of the stack are viewed as frames at offsets from them.
 	 */
-	uint32_t outer = stack ? stat_frame_outer(want) : 0, inner = want - outer, kept_outer = 0;
+	if (got < (ssize_t) sizeof(*globals) || !stat_frame_aligned(globals->top) || !stat_frame_aligned(globals->end) ||
+		!stat_frame_aligned(globals->page) || !stat_frame_aligned(globals->current)) {
+		reader->last.page = 0;
+		return false;
+	}
+	if (reader->heap && got >= (ssize_t) (sizeof(*globals) + sizeof(memory))) {
+		sample->memory_used = memory[0];
+		sample->memory_peak = memory[1];
+		sample->flags |= STAT_SAMPLE_MEMINFO;
+	}
+	reader->last = *globals;
+	if (globals->current == 0) {
+		return true;
+	}
+
+	/* (2) the innermost frames, in bulk when there is more than one to find */
+	if (guessed && got >= (ssize_t) (sizeof(*globals) + remote[1].iov_len + local[2].iov_len) &&
+		stat_frame_window_fits(reader, &guess, remote + 2, globals)) {
+		stat_frame_window_take(reader, globals->top, local + 2, remote + 2, guessed,
+			got - (ssize_t) (sizeof(*globals) + remote[1].iov_len));
+		stat_frame_after_take(reader, local, 2 + guessed, got);
+	} else if (stack) {
+		stat_frame_window(reader, globals);
+	} else {
+		/* the leaf alone: one read of its frame */
+		reader->window_lo = reader->window_hi = 0;
+	}
+	return true;
+}
+
+/*
+ * Walk from the frame at `start` outwards, keeping `want` frames: the
+ * innermost `inner`, and where the stack goes deeper the outermost `outer`
+ * from what an earlier count learnt of the frames under the cut (read again
+ * in (3): anchors_ok says whether they are still those).
+ */
+static stat_frame_walked stat_frame_walk_from(stat_frame_reader *reader, const stat_frame_globals *globals,
+	uintptr_t start, uint32_t want, stat_frame_walk *walk)
+{
+	uintptr_t address = start;
+	size_t window_need = 0, lower_need = 0;
 	struct {
 		bool      taken;
 		uintptr_t address;
@@ -464,102 +541,54 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 		uint32_t  pending_count, pending_at;
 	} cut;
 	int extra = 0;
-	ssize_t got;
+	uint32_t i;
 
-	/* (1) where the executor is, and how much memory the request uses */
-	local[0].iov_base = &globals;
-	local[0].iov_len = sizeof(globals);
-	remote[0].iov_base = (void *) reader->globals;
-	remote[0].iov_len = sizeof(globals);
-	local[1].iov_base = memory;
-	local[1].iov_len = reader->heap ? sizeof(memory) : 0;
-	remote[1].iov_base = (void *) reader->heap;
-	remote[1].iov_len = reader->heap ? sizeof(memory) : 0;
-	/* the window where the stack was, read in the same call (the top first) */
-	guessed = stat_frame_window_guess(reader, &guess, local + 2, remote + 2);
-
-	/* the sample's time is when the executor's state is copied, not when the tick began */
-	sample->time = stat_clock_now();
-	got = stat_frame_readv(reader, local, remote, 2 + guessed);
-	/*
-	 * The engine keeps these aligned; values that are not are garbage, and
-	 * the copies of the stack are viewed as frames at offsets from them.
-	 */
-	if (got < (ssize_t) sizeof(globals) || !stat_frame_aligned(globals.top) || !stat_frame_aligned(globals.end) ||
-		!stat_frame_aligned(globals.page) || !stat_frame_aligned(globals.current)) {
-		reader->last.page = 0;
-		return false;
-	}
-	if (reader->heap && got >= (ssize_t) (sizeof(globals) + sizeof(memory))) {
-		sample->memory_used = memory[0];
-		sample->memory_peak = memory[1];
-		sample->flags |= STAT_SAMPLE_MEMINFO;
-	}
-	reader->last = globals;
-
-	sample->type = STAT_SAMPLE_MEMORY;
-	if (globals.current == 0) {
-		return true;
-	}
-
-	/* (2) the innermost frames, in bulk when there is more than one to find */
-	if (guessed && got >= (ssize_t) (sizeof(globals) + remote[1].iov_len + local[2].iov_len + local[3].iov_len) &&
-		stat_frame_window_fits(reader, &guess, remote + 2, &globals)) {
-		stat_frame_window_take(reader, globals.top, local + 2, remote + 2, guessed,
-			got - (ssize_t) (sizeof(globals) + remote[1].iov_len));
-	} else if (stack) {
-		stat_frame_window(reader, &globals);
-	} else {
-		/* the leaf alone: one read of its frame */
-		reader->window_lo = reader->window_hi = 0;
-	}
-
-	/* walk from the current frame outwards, keeping `want` frames */
+	walk->count = walk->kept_outer = 0;
+	walk->pending_count = walk->pending_at = 0;
 	memset(&cut, 0, sizeof(cut));
-	address = globals.current;
-	while (address != 0 && count < want) {
+	while (address != 0 && walk->count < want) {
 		const zend_execute_data *ex;
-		stat_frame_found *found = &reader->found[count];
+		stat_frame_found *found = &reader->found[walk->count];
 
-		if (outer && count == inner && !cut.taken) {
+		if (walk->outer && walk->count == walk->inner && !cut.taken) {
 			cut.taken = true;
 			cut.address = address;
-			cut.pending_count = pending_count;
-			cut.pending_at = pending_at;
-			memcpy(cut.pending, pending, sizeof(pending));
+			cut.pending_count = walk->pending_count;
+			cut.pending_at = walk->pending_at;
+			memcpy(cut.pending, walk->pending, sizeof(cut.pending));
 		}
 
 		/* how far down each page the frames reach, to size the reads next time */
-		if (address >= globals.page && address < globals.top) {
-			window_need = globals.top - address;
+		if (address >= globals->page && address < globals->top) {
+			window_need = globals->top - address;
 		} else if (reader->page_prev && address >= reader->page_prev && address < reader->page_prev_top) {
 			lower_need = reader->page_prev_top - address;
 		}
 
-		ex = stat_frame_at(reader, &globals, address,
-			count == 0 ? reader->leaf : NULL,
-			count == 0 ? sizeof(zend_execute_data) : 0, &extra);
+		ex = stat_frame_at(reader, globals, address,
+			walk->count == 0 ? reader->leaf : NULL,
+			walk->count == 0 ? sizeof(zend_execute_data) : 0, &extra);
 		if (!ex) {
 			break;
 		}
 		if (ex->func == NULL) {
 			uint32_t n = 0;
 
-			if (count == 0) {
+			if (walk->count == 0) {
 				/* nothing runs here (a top frame being set up) */
-				return true;
+				return STAT_FRAME_NOTHING;
 			}
-			if (Z_TYPE(ex->This) != IS_OBJECT || pending_count != 0 ||
-				!stat_frame_delegation(reader, &ex->This, reader->found[count - 1].address, pending, &n)) {
+			if (Z_TYPE(ex->This) != IS_OBJECT || walk->pending_count != 0 ||
+				!stat_frame_delegation(reader, &ex->This, reader->found[walk->count - 1].address, walk->pending, &n)) {
 				/* a frame without a function in the middle of a stack: torn */
-				return false;
+				return STAT_FRAME_TORN;
 			}
 			/* yield from: the delegating generators, then the placeholder's caller */
 			extra += (int) n + 1; /* one read a generator */
-			pending[n] = (uintptr_t) ex->prev_execute_data;
-			pending_count = n + 1;
-			pending_at = 0;
-			address = pending[pending_at++];
+			walk->pending[n] = (uintptr_t) ex->prev_execute_data;
+			walk->pending_count = n + 1;
+			walk->pending_at = 0;
+			address = walk->pending[walk->pending_at++];
 			continue;
 		}
 
@@ -569,43 +598,42 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 		found->num_args = ZEND_CALL_NUM_ARGS(ex);
 		found->call_info = ZEND_CALL_INFO(ex);
 		found->prev = (uintptr_t) ex->prev_execute_data;
+		found->call = (uintptr_t) ex->call;
+		found->head_known = true;
 		/* a generator's frame keeps its generator in return_value (checked in (3)) */
 		found->generator = (found->call_info & ZEND_CALL_GENERATOR) ? (uintptr_t) ex->return_value : 0;
-		count++;
-		if (pending_at < pending_count) {
+		walk->count++;
+		if (walk->pending_at < walk->pending_count) {
 			/* inside a delegation the generators' own links are stale */
-			address = pending[pending_at++];
+			address = walk->pending[walk->pending_at++];
 		} else {
-			pending_at = pending_count = 0;
+			walk->pending_at = walk->pending_count = 0;
 			address = (uintptr_t) ex->prev_execute_data;
 		}
 	}
 
 	reader->window_size = stat_frame_window_size(reader->window_size, window_need);
 	reader->lower_size = stat_frame_window_size(reader->lower_size, lower_need);
-	if (address != 0 && count < want) {
+	walk->address = address;
+	if (address != 0 && walk->count < want) {
 		/* a frame we could not copy: no half-right stack */
-		return false;
+		return STAT_FRAME_TORN;
 	}
-	if (count == 0) {
-		return true;
+	if (walk->count == 0) {
+		return STAT_FRAME_NOTHING;
 	}
 
 	if (address != 0 && cut.taken) {
-		/*
-		 * Deeper than kept: back to the cut, and the outermost frames from
-		 * what an earlier count learnt of the frames under it (read again
-		 * in (3): anchors_ok says whether they are still those).
-		 */
-		count = inner;
-		address = cut.address;
-		pending_count = cut.pending_count;
-		pending_at = cut.pending_at;
-		memcpy(pending, cut.pending, sizeof(pending));
-		if (reader->anchor_count >= outer) {
-			for (i = 0; i < outer; i++) {
-				const stat_frame_known *known = &reader->known[reader->known_count - outer + i];
-				stat_frame_found *found = &reader->found[inner + i];
+		/* deeper than kept: back to the cut, and the outermost frames from what is known */
+		walk->count = walk->inner;
+		walk->address = cut.address;
+		walk->pending_count = cut.pending_count;
+		walk->pending_at = cut.pending_at;
+		memcpy(walk->pending, cut.pending, sizeof(walk->pending));
+		if (reader->anchor_count >= walk->outer) {
+			for (i = 0; i < walk->outer; i++) {
+				const stat_frame_known *known = &reader->known[reader->known_count - walk->outer + i];
+				stat_frame_found *found = &reader->found[walk->inner + i];
 
 				memset(found, 0, sizeof(*found));
 				found->address = known->address;
@@ -615,144 +643,198 @@ static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sampl
 				found->call_info = known->call_info;
 				found->prev = known->prev;
 			}
-			kept_outer = outer;
+			walk->kept_outer = walk->outer;
 		}
 	}
+	return STAT_FRAME_WALKED;
+}
 
-	/* (3) the functions and lines */
-	if (!stat_frame_functions(reader, count + kept_outer, &funcs)) {
-		/* (one of the outermost frames' functions may have been freed since) */
-		return stat_frame_outer_stale(reader, kept_outer);
+/* What the globals copied after the stack say of a walk from the frame current before it. */
+static uint8_t stat_frame_vouch(const stat_frame_reader *reader, const stat_frame_globals *globals, uint32_t count)
+{
+	if (!reader->after_read || reader->after.page != globals->page) {
+		return STAT_FRAME_VOUCHED_NONE;
 	}
+	if (reader->after.current == globals->current && reader->after.top == globals->top) {
+		return STAT_FRAME_VOUCHED_LEAF;
+	}
+	if (count > 1 && reader->after.current == reader->found[1].address) {
+		return STAT_FRAME_VOUCHED_CALLER;
+	}
+	return STAT_FRAME_VOUCHED_NONE;
+}
 
-	/*
-	 * A stack ends where a frame has no caller: that must be a frame the
-	 * engine started at the top (the script, a user function called with
-	 * nothing running: a shutdown function, a destructor at shutdown) or a
-	 * fiber's entry. Any other frame without a caller is a call being set up
-	 * where an older one was: the stack is torn. So is a built-in function
-	 * with no caller (md5 alone): its frame kept the flags of an older call
-	 * made at the top in the same place, and its caller is lost.
-	 */
-	if (address == 0 || kept_outer) {
-		const stat_frame_found *last = &reader->found[count + kept_outer - 1];
-		const zend_function *func = &reader->funcs[last->func_index].function;
-		bool fiber = func->type == ZEND_INTERNAL_FUNCTION && func->common.function_name == NULL;
+/* The innermost frame's details into the sample's head (its type, symbol, location, arguments). */
+static bool stat_frame_fill_leaf(stat_frame_reader *reader, stat_sample *sample, const stat_frame *frame,
+	uint8_t type, uint8_t opcode, uint32_t offset, bool has_line, bool arginfo)
+{
+	const stat_frame_found *leaf = &reader->found[0];
 
-		/* (a generator's frame is a top frame too, but is never a stack's end:
-		 * without a caller it is being resumed or suspended) */
-		if ((!(last->call_info & ZEND_CALL_TOP) || (last->call_info & ZEND_CALL_GENERATOR)) && !fiber) {
-			return stat_frame_outer_stale(reader, kept_outer);
-		}
-		if (func->type == ZEND_INTERNAL_FUNCTION && !fiber) {
-			return stat_frame_outer_stale(reader, kept_outer);
-		}
-		if (fiber && count == 1) {
-			/* a fiber's entry alone: switching fibers, no PHP code runs */
-			return true;
-		}
-		if (fiber && reader->found[0].func != reader->fiber_suspend) {
-			/*
-			 * Only Fiber::suspend() cuts a fiber's stack from its resumer
-			 * (and it runs on top): a fiber's frame copied before it
-			 * suspended, with the entry copied after, is torn.
-			 */
-			return stat_frame_outer_stale(reader, kept_outer);
+	sample->type = type;
+	sample->function = frame->function;
+	sample->scope = frame->scope;
+	if (frame->function != STAT_STRING_NONE) {
+		sample->flags |= STAT_SAMPLE_SYMBOL;
+	}
+	if (frame->flags & STAT_FRAME_START) {
+		sample->start = frame->start;
+		sample->flags |= STAT_SAMPLE_START;
+	}
+	if (type == STAT_SAMPLE_USER) {
+		sample->file = frame->file;
+		sample->offset = offset;
+		sample->flags |= STAT_SAMPLE_LOCATION;
+		if (has_line) {
+			sample->line = frame->line;
+			sample->opcode = opcode;
+			sample->flags |= STAT_SAMPLE_LINE | STAT_SAMPLE_OPCODE;
 		}
 	}
+	return !arginfo ||
+		stat_frame_args(reader, leaf->address, leaf->func, &reader->funcs[leaf->func_index].function, leaf->num_args, sample);
+}
 
-	for (i = 0; i < count + kept_outer; i++) {
+/* Resolve each frame found into the sample (its head from the innermost); false if one does not validate. */
+static bool stat_frame_fill(stat_frame_reader *reader, stat_sample *sample, const stat_frame_walk *walk,
+	uint32_t stack, bool arginfo)
+{
+	uint32_t i;
+
+	for (i = 0; i < walk->count + walk->kept_outer; i++) {
 		stat_frame frame;
 		uint8_t type = STAT_SAMPLE_MEMORY, opcode = 0;
 		uint32_t offset = 0;
 		bool has_line = false;
 
 		if (!stat_frame_resolve(reader, &reader->found[i], &frame, &type, &opcode, &offset, &has_line)) {
-			return i >= count ? stat_frame_outer_stale(reader, kept_outer) : false;
+			return i >= walk->count ? stat_frame_outer_stale(reader, walk->kept_outer) : false;
 		}
-
-		if (i == 0) {
-			sample->type = type;
-			sample->function = frame.function;
-			sample->scope = frame.scope;
-			if (frame.function != STAT_STRING_NONE) {
-				sample->flags |= STAT_SAMPLE_SYMBOL;
-			}
-			if (frame.flags & STAT_FRAME_START) {
-				sample->start = frame.start;
-				sample->flags |= STAT_SAMPLE_START;
-			}
-			if (type == STAT_SAMPLE_USER) {
-				sample->file = frame.file;
-				sample->offset = offset;
-				sample->flags |= STAT_SAMPLE_LOCATION;
-				if (has_line) {
-					sample->line = frame.line;
-					sample->opcode = opcode;
-					sample->flags |= STAT_SAMPLE_LINE | STAT_SAMPLE_OPCODE;
-				}
-			}
-			if (arginfo) {
-				if (!stat_frame_args(reader, reader->found[0].address, reader->found[0].func,
-						&reader->funcs[reader->found[0].func_index].function, reader->found[0].num_args, sample)) {
-					return false;
-				}
-			}
+		if (i == 0 && !stat_frame_fill_leaf(reader, sample, &frame, type, opcode, offset, has_line, arginfo)) {
+			return false;
 		}
 		if (stack) {
 			sample->frames[i] = frame;
 		}
 	}
+	return true;
+}
 
-	if (stack) {
-		sample->depth = (uint16_t) (count + kept_outer);
-		sample->flags |= STAT_SAMPLE_STACK;
+/*
+ * A stack deeper than kept: its true depth, from what is known or by
+ * counting, and where the [truncated] marker goes. A cut inside a `yield
+ * from` delegation leaves the generators still pending (their own links
+ * are stale) and then the placeholder's caller, where counting goes on.
+ */
+static bool stat_frame_truncated(stat_frame_reader *reader, stat_sample *sample, const stat_frame_globals *globals,
+	const stat_frame_walk *walk, uint32_t want)
+{
+	uintptr_t address = walk->address;
+	uint32_t below, generators = 0;
 
-		if (address != 0) {
-			/*
-			 * Deeper than kept: the true depth, from what is known or by
-			 * counting. A cut inside a `yield from` delegation leaves the
-			 * generators still pending (their own links are stale) and then
-			 * the placeholder's caller, where counting goes on.
-			 */
-			uint32_t below, generators = 0;
-
-			if (pending_count != 0) {
-				generators = pending_count - pending_at;
-				address = pending[pending_count - 1];
-			}
-			if (!stat_frame_count_known(reader, address, &below)) {
-				if (!stat_frame_count(reader, &globals, address, reader->found[count - 1].address, &below)) {
-					return false;
-				}
-				/*
-				 * Counted afresh (a stack new underneath, or frames off the
-				 * VM stack: generators): the outermost frames taken from
-				 * the last count must be this count's, else once more
-				 * (stat_frame_read does), now with this count's.
-				 */
-				if ((kept_outer && !stat_frame_outer_same(reader, inner, outer)) ||
-					(!kept_outer && outer && reader->anchor_count >= outer)) {
-					return false;
-				}
-			}
-			/*
-			 * The walk found more than `want` frames, so the true depth is
-			 * more than that (and more than the frames kept): a count that
-			 * says otherwise came from links changed between the walk and
-			 * the count (or garbage): torn. (Seen under churn on 8.4: 56
-			 * innermost frames, a marker with depth 58, no outermost.)
-			 */
-			if (count + generators + below <= want) {
-				return false;
-			}
-			sample->true_depth = count + generators + below;
-			/* the [truncated] marker goes between the innermost and the outermost frames */
-			sample->cut = (uint8_t) count;
+	if (walk->pending_count != 0) {
+		generators = walk->pending_count - walk->pending_at;
+		address = walk->pending[walk->pending_count - 1];
+	}
+	if (!stat_frame_count_known(reader, address, &below)) {
+		if (!stat_frame_count(reader, globals, address, reader->found[walk->count - 1].address, &below)) {
+			return false;
+		}
+		/*
+		 * Counted afresh (a stack new underneath, or frames off the VM
+		 * stack: generators): the outermost frames taken from the last
+		 * count must be this count's, else once more (stat_frame_read
+		 * does), now with this count's.
+		 */
+		if ((walk->kept_outer && !stat_frame_outer_same(reader, walk->inner, walk->outer)) ||
+			(!walk->kept_outer && walk->outer && reader->anchor_count >= walk->outer)) {
+			return false;
 		}
 	}
-
+	/*
+	 * The walk found more than `want` frames, so the true depth is more
+	 * than that (and more than the frames kept): a count that says
+	 * otherwise came from links changed between the walk and the count (or
+	 * garbage): torn. (Seen under churn on 8.4: 56 innermost frames, a
+	 * marker with depth 58, no outermost.)
+	 */
+	if (walk->count + generators + below <= want) {
+		return false;
+	}
+	sample->true_depth = walk->count + generators + below;
+	/* the [truncated] marker goes between the innermost and the outermost frames */
+	sample->cut = (uint8_t) walk->count;
 	return true;
+}
+
+/*
+ * The stack from the frame current in (1), as the copy holds it: walked,
+ * its functions and lines read (3), validated, resolved into the sample.
+ * False if it does not validate.
+ */
+static bool stat_frame_stack(stat_frame_reader *reader, stat_sample *sample, const stat_frame_globals *globals,
+	uint32_t stack, bool arginfo)
+{
+	uint32_t want = stack ? stack : 1, funcs = 0, total;
+	stat_frame_walk walk;
+
+	walk.outer = stack ? stat_frame_outer(want) : 0;
+	walk.inner = want - walk.outer;
+	switch (stat_frame_walk_from(reader, globals, globals->current, want, &walk)) {
+		case STAT_FRAME_NOTHING:
+			return true;
+		case STAT_FRAME_TORN:
+			return false;
+		case STAT_FRAME_WALKED:
+			break;
+	}
+	total = walk.count + walk.kept_outer;
+
+	reader->vouched = stat_frame_vouch(reader, globals, walk.count);
+	/* (3) the functions and lines */
+	if (!stat_frame_functions(reader, total, &funcs)) {
+		/* (one of the outermost frames' functions may have been freed since) */
+		return stat_frame_outer_stale(reader, walk.kept_outer);
+	}
+	if (walk.address == 0 || walk.kept_outer) {
+		switch (stat_frame_chain_end(reader, total)) {
+			case STAT_FRAME_END_NONE:
+				return true;
+			case STAT_FRAME_END_TORN:
+				return stat_frame_outer_stale(reader, walk.kept_outer);
+			case STAT_FRAME_END_OK:
+				break;
+		}
+	}
+	if (!stat_frame_fill(reader, sample, &walk, stack, arginfo)) {
+		return false;
+	}
+	/* a stack the program could not have had, or one that changed under the copy */
+	if (!stat_frame_leaf_current(reader) ||
+		(stack && (!stat_frame_chain(reader, total) || !stat_frame_leaf_still(reader, walk.count)))) {
+		return false;
+	}
+	if (stack) {
+		sample->depth = (uint16_t) total;
+		sample->flags |= STAT_SAMPLE_STACK;
+		if (walk.address != 0 && !stat_frame_truncated(reader, sample, globals, &walk, want)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool stat_frame_read_sample(stat_frame_reader *reader, stat_sample *sample, uint32_t stack, bool arginfo)
+{
+	stat_frame_globals globals;
+
+	if (!stat_frame_copy(reader, sample, stack, &globals)) {
+		return false;
+	}
+	sample->type = STAT_SAMPLE_MEMORY;
+	if (globals.current == 0) {
+		return true;
+	}
+	return stat_frame_stack(reader, sample, &globals, stack, arginfo);
 }
 
 bool stat_frame_read(stat_frame_reader *reader, stat_sample *sample, uint32_t stack, bool arginfo)

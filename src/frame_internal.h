@@ -33,7 +33,13 @@
 #include "settings.h"  /* STAT_STACK_MAX */
 
 #define STAT_FRAME_CACHE       1024
-#define STAT_FRAME_WINDOW_MIN  (8 * 1024)
+/*
+ * The window's smallest size, and its steps: a copy's length is the time in
+ * which the stack may change under it (16 KiB copied left a third of a mixed
+ * loop's samples torn; 2 KiB a tenth of that), so it is kept to the frames.
+ */
+#define STAT_FRAME_WINDOW_MIN  (2 * 1024)
+#define STAT_FRAME_WINDOW_STEP 512
 #define STAT_FRAME_WINDOW_MAX  (256 * 1024)
 /* reads allowed per sample for frames outside the window (and a longest yield from chain) */
 #define STAT_FRAME_EXTRA_READS 160
@@ -46,12 +52,10 @@
 #define STAT_FRAME_ANCHORS     8
 /* generators delegating with yield from, followed at most */
 #define STAT_FRAME_DELEGATION  64
-/* room above and below the last top a guessed window covers (calls made and returned since) */
-#define STAT_FRAME_GUESS_ROOM  4096
+/* room above and below the last top a guessed window covers (calls made and returned since: six frames or so) */
+#define STAT_FRAME_GUESS_ROOM  1024
 /* VM stack pages under the previous one whose place is remembered (the 257 frames a walk may take: 13 fiber pages of 16 KiB at 800 bytes a frame) */
 #define STAT_FRAME_PAGES       32
-/* the top of the window, copied first */
-#define STAT_FRAME_WINDOW_FIRST 1024
 #define STAT_FRAME_ARGS_BYTES  (STAT_ARGINFO_MAX * sizeof(zval))
 
 /*
@@ -92,6 +96,8 @@ typedef struct _stat_frame_found {
 	uint32_t  line_from;    /* the frame whose read of the same opline serves this one (or its own index) */
 	uint32_t  line_data[2]; /* the zend_op's lineno, opcode (+ op types), read in (3) */
 	uintptr_t prev;         /* the caller link copied (ex->prev_execute_data) */
+	uintptr_t call;         /* the calls it has set up and not yet made (ex->call), when head_known */
+	bool      head_known;   /* copied in this walk (not taken from `known`, which keeps no `call`) */
 	bool      have_line;    /* after (3): line_data holds this frame's line */
 	uintptr_t generator;    /* a generator's frame: its zend_generator (0: none, or taken from `known`) */
 	uintptr_t generator_frame; /* that generator's execute_data, read in (3): must still be `address` */
@@ -143,6 +149,8 @@ struct _stat_frame_reader {
 	bool             jit;
 	/* R at create: Fiber::suspend(), the only call that detaches a fiber's stack (0: no Fiber class) */
 	uintptr_t        fiber_suspend;
+	/* R at create: Fiber::start(), resume() and throw(), the only calls a fiber's entry runs under */
+	uintptr_t        fiber_start, fiber_resume, fiber_throw;
 	/*
 	 * The executor's stack state at the last sample: S after each (1),
 	 * read to guess the next window; page 0 (S on a failed (1), R at reset):
@@ -151,7 +159,7 @@ struct _stat_frame_reader {
 	stat_frame_globals last;
 	/* S: counted here, added to the shared counters and zeroed once per stat_frame_read */
 	uint64_t         reads, hits, misses;
-	/* bytes of the page's top a window takes (4 KiB steps, WINDOW_MIN .. MAX): R at create, S after a walk */
+	/* bytes of the page's top a window takes (STAT_FRAME_WINDOW_STEP steps, WINDOW_MIN .. MAX): R at create, S after a walk */
 	size_t           window_size;
 	/* STAT_FRAME_WINDOW_MAX, then scratch for one frame read alone (stat_frame_at); R allocates */
 	unsigned char   *window;
@@ -219,6 +227,16 @@ struct _stat_frame_reader {
 	STAT_FRAME_ALIGNED unsigned char caller_again[STAT_FRAME_HEAD_SPAN];
 	/* S, (3): EG(current_execute_data) copied again: is the innermost frame still the one running? */
 	uintptr_t        current_again;
+	/*
+	 * S: the executor globals copied again at the end of the read that
+	 * copied the stack (after_read: they were), and what they say of the
+	 * copy (vouched, STAT_FRAME_VOUCHED_*), set after the walk.
+	 */
+	stat_frame_globals after;
+	bool             after_read;
+	uint8_t          vouched;
+	/* S, (3): the heads of found[0] and found[1] and the current frame were copied again */
+	bool             again;
 	/* S: names by function address (slot (func >> 4) % STAT_FRAME_CACHE); R zeroes it on a wrap */
 	stat_frame_cache cache[STAT_FRAME_CACHE];
 	uint32_t         cache_generation; /* R at reset: advanced each request (never 0 after); S reads */
@@ -307,6 +325,39 @@ static inline bool stat_frame_is_closure(const zend_function *func)
 		(func->common.fn_flags & (ZEND_ACC_CLOSURE | ZEND_ACC_FAKE_CLOSURE)) == ZEND_ACC_CLOSURE;
 }
 
+/*
+ * What the executor globals copied after the stack say of the copy:
+ * NONE, nothing (the reads in (3) must); LEAF, the frame running before is
+ * running after, at the same top: it ran throughout, so no frame under it
+ * can have changed (frames return in order); CALLER, the innermost frame's
+ * caller, a user function, runs after: it ran throughout, and the innermost
+ * frame copied is a call it made.
+ */
+#define STAT_FRAME_VOUCHED_NONE   0
+#define STAT_FRAME_VOUCHED_LEAF   1
+#define STAT_FRAME_VOUCHED_CALLER 2
+
+/* Plan the copy of the executor globals after the stack: one iovec into reader->after. */
+static inline void stat_frame_after_iovec(stat_frame_reader *reader, struct iovec *local, struct iovec *remote)
+{
+	local->iov_base = &reader->after;
+	local->iov_len = sizeof(reader->after);
+	remote->iov_base = (void *) reader->globals;
+	remote->iov_len = sizeof(reader->after);
+}
+
+/* Whether a read of `count` iovecs then the globals copied all of them. */
+static inline void stat_frame_after_take(stat_frame_reader *reader, const struct iovec *local, unsigned long count, ssize_t got)
+{
+	size_t want = sizeof(reader->after);
+	unsigned long i;
+
+	for (i = 0; i < count; i++) {
+		want += local[i].iov_len;
+	}
+	reader->after_read = got >= 0 && (size_t) got == want;
+}
+
 /* Between the files of the frame reader (each defined where its concern lives). */
 
 /* frame_depth.c: drop what was learnt about the frames under a cut. */
@@ -320,6 +371,22 @@ bool stat_frame_count_known(stat_frame_reader *reader, uintptr_t address, uint32
 bool stat_frame_outer_same(const stat_frame_reader *reader, uint32_t inner, uint32_t outer);
 /* frame_depth.c: forget what was learnt when the outermost frames taken from it failed; false. */
 bool stat_frame_outer_stale(stat_frame_reader *reader, uint32_t kept_outer);
+
+/* frame_chain.c: how a stack ends (stat_frame_chain_end). */
+typedef enum {
+	STAT_FRAME_END_OK,   /* at a top frame, or a fiber's entry under Fiber::suspend() */
+	STAT_FRAME_END_NONE, /* at a fiber's entry alone: no PHP code runs */
+	STAT_FRAME_END_TORN  /* anywhere else: a call being set up where an older one was */
+} stat_frame_end;
+
+/* frame_chain.c: how the stack of found[0 .. count) ends, its last frame having no caller. */
+stat_frame_end stat_frame_chain_end(const stat_frame_reader *reader, uint32_t count);
+/* frame_chain.c: whether each of found[0 .. count) could have been called by the next. */
+bool stat_frame_chain(const stat_frame_reader *reader, uint32_t count);
+/* frame_chain.c: whether the innermost frame copied fits the stack's top that (1) read with the current frame. */
+bool stat_frame_leaf_current(const stat_frame_reader *reader);
+/* frame_chain.c: whether the innermost frame and its caller are still those copied, where nothing else says so. */
+bool stat_frame_leaf_still(const stat_frame_reader *reader, uint32_t count);
 
 /* frame_names.c: copy a zend_string and intern it (STAT_STRING_NONE for none). */
 bool stat_frame_string(stat_frame_reader *reader, uintptr_t address, uint32_t *ref);

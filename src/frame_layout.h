@@ -70,6 +70,7 @@ _Static_assert(STAT_FRAME_FUNC_HAS(type) && STAT_FRAME_FUNC_HAS(fn_flags) && STA
 	STAT_FRAME_FUNC_HAS(opcodes) && STAT_FRAME_FUNC_HAS(last) && STAT_FRAME_FUNC_HAS(filename) && STAT_FRAME_FUNC_HAS(line_start) &&
 	STAT_FRAME_FUNC_HAS(num_args) && STAT_FRAME_FUNC_HAS(last_var) && STAT_FRAME_FUNC_HAS(T), "a function's fields lie before line_end");
 _Static_assert(offsetof(zend_op_array, function_name) == offsetof(zend_internal_function, function_name) &&
+	offsetof(zend_op_array, T) == offsetof(zend_internal_function, T) &&
 	offsetof(zend_op_array, scope) == offsetof(zend_internal_function, scope) &&
 	offsetof(zend_op_array, fn_flags) == offsetof(zend_internal_function, fn_flags), "internal and user functions share their common head");
 _Static_assert(offsetof(zend_op, opcode) == offsetof(zend_op, lineno) + sizeof(uint32_t), "an opline's opcode follows its lineno (line_data[1])");

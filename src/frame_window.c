@@ -2,9 +2,10 @@
  * frame_window.c: the frame reader's copies of the VM stack (read (2)).
  *
  * The window is the top of the current VM stack page, where the innermost
- * frames are, read in bulk (the top first: it changes fastest), its size
- * adapted to the stack seen before; it may be guessed from the last sample
- * and read with the executor globals in one call; it is read also when the
+ * frames are, read in bulk in one iovec (upwards: each caller just before
+ * its callees), its size adapted to the stack seen before, followed in the
+ * same call by the executor globals again (reader->after); it may be guessed
+ * from the last sample and read with the executor globals in one call; it is read also when the
  * current frame is a generator's (on the heap: its resumer and callers are
  * at the page's top). When the stack continues on the previous page, that
  * page's top (`lower`) is read with it once learnt; deeper frames on this
@@ -57,7 +58,7 @@ static unsigned long stat_frame_window_plan(stat_frame_reader *reader, const sta
 	size_t size, struct iovec *local, struct iovec *remote)
 {
 	uintptr_t page_lo = globals->page + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
-	uintptr_t hi = globals->top, lo, split;
+	uintptr_t hi = globals->top, lo;
 	bool off = stat_frame_current_off(globals);
 	unsigned long count;
 
@@ -76,19 +77,16 @@ static unsigned long stat_frame_window_plan(stat_frame_reader *reader, const sta
 	}
 
 	/*
-	 * The top first: the innermost frames change fastest, so they are
-	 * copied first, right after the executor globals; then the rest.
+	 * One iovec, copied upwards: each caller is copied just before its
+	 * callees, so a callee copied right after its caller's frame, at the
+	 * address where that caller's calls begin, is that caller's latest call
+	 * (frame_chain.c).
 	 */
-	split = hi - lo > STAT_FRAME_WINDOW_FIRST ? hi - STAT_FRAME_WINDOW_FIRST : lo;
-	local[0].iov_base = reader->window + (split - lo);
-	local[0].iov_len = hi - split;
-	remote[0].iov_base = (void *) split;
-	remote[0].iov_len = hi - split;
-	local[1].iov_base = reader->window;
-	local[1].iov_len = split - lo;
-	remote[1].iov_base = (void *) lo;
-	remote[1].iov_len = split - lo;
-	count = 2;
+	local[0].iov_base = reader->window;
+	local[0].iov_len = hi - lo;
+	remote[0].iov_base = (void *) lo;
+	remote[0].iov_len = hi - lo;
+	count = 1;
 
 	if (lo == page_lo && reader->page == globals->page && reader->page_prev) {
 		uintptr_t prev_lo = reader->page_prev + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
@@ -96,11 +94,11 @@ static unsigned long stat_frame_window_plan(stat_frame_reader *reader, const sta
 
 		if (prev_hi > prev_lo && prev_hi - prev_lo <= (uintptr_t) 1 << 30) {
 			from = prev_hi - prev_lo > reader->lower_size ? prev_hi - reader->lower_size : prev_lo;
-			local[2].iov_base = reader->lower;
-			local[2].iov_len = prev_hi - from;
-			remote[2].iov_base = (void *) from;
-			remote[2].iov_len = prev_hi - from;
-			count = 3;
+			local[1].iov_base = reader->lower;
+			local[1].iov_len = prev_hi - from;
+			remote[1].iov_base = (void *) from;
+			remote[1].iov_len = prev_hi - from;
+			count = 2;
 		}
 	}
 
@@ -111,7 +109,7 @@ static unsigned long stat_frame_window_plan(stat_frame_reader *reader, const sta
 void stat_frame_window_take(stat_frame_reader *reader, uintptr_t top,
 	const struct iovec *local, const struct iovec *remote, unsigned long count, ssize_t got)
 {
-	size_t window = count ? local[0].iov_len + local[1].iov_len : 0;
+	size_t window = count ? local[0].iov_len : 0;
 
 	reader->window_lo = reader->window_hi = 0;
 	reader->lower_lo = reader->lower_hi = 0;
@@ -120,26 +118,37 @@ void stat_frame_window_take(stat_frame_reader *reader, uintptr_t top,
 	if (count == 0 || got < (ssize_t) window) {
 		return;
 	}
-	reader->window_lo = (uintptr_t) remote[1].iov_base;
-	reader->window_hi = (uintptr_t) remote[0].iov_base + local[0].iov_len;
+	reader->window_lo = (uintptr_t) remote[0].iov_base;
+	reader->window_hi = reader->window_lo + local[0].iov_len;
 	if (reader->window_hi > top) {
 		/* a window read ahead of the stack: what lies above the top is not frames */
 		reader->window_hi = top;
 	}
-	if (count == 3 && got == (ssize_t) (window + local[2].iov_len)) {
-		reader->lower_lo = (uintptr_t) remote[2].iov_base;
-		reader->lower_hi = reader->lower_lo + local[2].iov_len;
+	if (count == 2 && got >= (ssize_t) (window + local[1].iov_len)) {
+		reader->lower_lo = (uintptr_t) remote[1].iov_base;
+		reader->lower_hi = reader->lower_lo + local[1].iov_len;
 	}
 }
 
-/* (2) Read the window for the stack as it is now. */
+/*
+ * (2) Read the window for the stack as it is now, and the executor globals
+ * again after it (reader->after) in the same call.
+ */
 void stat_frame_window(stat_frame_reader *reader, const stat_frame_globals *globals)
 {
 	struct iovec local[3], remote[3];
 	unsigned long count = stat_frame_window_plan(reader, globals, reader->window_size, local, remote);
-	ssize_t got = count ? stat_frame_readv(reader, local, remote, count) : 0;
+	ssize_t got;
 
+	reader->after_read = false;
+	if (count == 0) {
+		stat_frame_window_take(reader, globals->top, local, remote, 0, 0);
+		return;
+	}
+	stat_frame_after_iovec(reader, local + count, remote + count);
+	got = stat_frame_readv(reader, local, remote, count + 1);
 	stat_frame_window_take(reader, globals->top, local, remote, count, got);
+	stat_frame_after_take(reader, local, count, got);
 }
 
 /*
@@ -165,7 +174,7 @@ bool stat_frame_window_fits(const stat_frame_reader *reader, const stat_frame_gl
 	const struct iovec *remote, const stat_frame_globals *globals)
 {
 	uintptr_t page_lo = globals->page + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
-	uintptr_t lo = (uintptr_t) remote[1].iov_base, need;
+	uintptr_t lo = (uintptr_t) remote[0].iov_base, need;
 
 	if (globals->page != guess->page || globals->top > guess->top || globals->top <= page_lo ||
 		(!stat_frame_current_off(globals) && (globals->current < lo || globals->current >= globals->top))) {
@@ -392,7 +401,7 @@ size_t stat_frame_window_size(size_t size, size_t need)
 {
 	size_t want = need + need / 4 + sizeof(zend_execute_data) + STAT_FRAME_ARGS_BYTES;
 
-	want = (want + 4095) & ~(size_t) 4095;
+	want = (want + STAT_FRAME_WINDOW_STEP - 1) & ~(size_t) (STAT_FRAME_WINDOW_STEP - 1);
 	if (want < STAT_FRAME_WINDOW_MIN) {
 		want = STAT_FRAME_WINDOW_MIN;
 	}
