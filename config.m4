@@ -72,6 +72,7 @@ if test "$PHP_STAT" != "no"; then
     src/frame_generators.c \
     src/frame_args.c \
     src/frame_chain.c \
+    src/frame_frameless.c \
     src/sampler.c \
     src/request.c \
     src/sample.c \

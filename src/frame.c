@@ -95,7 +95,9 @@ stat_frame_reader *stat_frame_reader_create(void)
 	reader->lower = malloc(STAT_FRAME_WINDOW_MAX);
 	reader->known = malloc(STAT_FRAME_KNOWN * sizeof(stat_frame_known));
 	reader->known_index = calloc(2 * STAT_FRAME_KNOWN, sizeof(uint32_t));
-	if (!reader->window || !reader->below || !reader->lower || !reader->known || !reader->known_index) {
+	reader->flf = stat_frame_frameless_table() ? calloc(STAT_FRAME_FLF, sizeof(stat_frame_flf)) : NULL;
+	if (!reader->window || !reader->below || !reader->lower || !reader->known || !reader->known_index ||
+		(stat_frame_frameless_table() && !reader->flf)) {
 		stat_frame_reader_free(reader);
 		return NULL;
 	}
@@ -159,6 +161,11 @@ void stat_frame_reader_reset(stat_frame_reader *reader)
 	}
 
 	reader->jit = stat_frame_jit();
+	if (reader->flf && reader->flf_table != stat_frame_frameless_table()) {
+		/* (functions registered since, by dl(), moved the table: read its entries again) */
+		memset(reader->flf, 0, STAT_FRAME_FLF * sizeof(stat_frame_flf));
+	}
+	reader->flf_table = stat_frame_frameless_table();
 	stat_frame_forget(reader);
 	reader->page = 0;
 	reader->last.page = 0;
@@ -177,6 +184,7 @@ void stat_frame_reader_free(stat_frame_reader *reader)
 		free(reader->lower);
 		free(reader->known);
 		free(reader->known_index);
+		free(reader->flf);
 		free(reader);
 	}
 }
@@ -261,7 +269,7 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 			}
 		}
 		if (found->want_line && found->line_from == i) {
-			stat_frame_batch(reader, &iovecs, found->line_data, found->opline + offsetof(zend_op, lineno), sizeof(found->line_data));
+			stat_frame_batch(reader, &iovecs, &found->op, found->opline + offsetof(zend_op, result), sizeof(found->op));
 		}
 	}
 
@@ -295,7 +303,7 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 		if (k < done + batch) {
 			/* this opline could not be read: mark it and skip it */
 			for (i = 0; i < count; i++) {
-				if (reader->found[i].line_data == reader->local[k].iov_base) {
+				if ((void *) &reader->found[i].op == reader->local[k].iov_base) {
 					reader->found[i].want_line = false;
 				}
 			}
@@ -327,7 +335,7 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 
 		found->have_line = found->want_line && from->want_line;
 		if (found->have_line && from != found) {
-			memcpy(found->line_data, from->line_data, sizeof(found->line_data));
+			found->op = from->op;
 		}
 	}
 
@@ -342,7 +350,7 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
  */
 static bool stat_frame_running(const stat_frame_reader *reader, const stat_frame_found *found)
 {
-	if (found == &reader->found[0] && reader->vouched == STAT_FRAME_VOUCHED_LEAF) {
+	if (found == &reader->found[0] && (reader->vouched == STAT_FRAME_VOUCHED_LEAF || reader->vouched == STAT_FRAME_VOUCHED_COPY)) {
 		return true;
 	}
 	return found == &reader->found[0] && reader->current_again != 0 &&
@@ -394,7 +402,7 @@ static bool stat_frame_resolve(stat_frame_reader *reader, stat_frame_found *foun
 				 * allocated again for the next closure while it was copied, the
 				 * copy mixes both (another's opcodes with this one's lines).
 				 */
-				if (found->have_line && (found->line_data[0] < op_array->line_start || found->line_data[0] > op_array->line_end)) {
+				if (found->have_line && (found->op.lineno < op_array->line_start || found->op.lineno > op_array->line_end)) {
 					return false;
 				}
 			}
@@ -422,8 +430,8 @@ static bool stat_frame_resolve(stat_frame_reader *reader, stat_frame_found *foun
 				found->opline < opcodes + (uintptr_t) op_array->last * sizeof(zend_op) &&
 				(found->opline - opcodes) % sizeof(zend_op) == 0) {
 				*offset = (uint32_t) ((found->opline - opcodes) / sizeof(zend_op));
-				*opcode = (uint8_t) found->line_data[1];
-				frame->line = found->line_data[0];
+				*opcode = found->op.opcode;
+				frame->line = found->op.lineno;
 				frame->flags |= STAT_FRAME_LINE;
 				*has_line = true;
 			} else if (!reader->jit && !stat_frame_running(reader, found)) {
@@ -468,27 +476,34 @@ static bool stat_frame_copy(stat_frame_reader *reader, stat_sample *sample, uint
 	stat_frame_globals guess;
 	size_t memory[2] = {0, 0};
 	struct iovec local[5], remote[5];
-	unsigned long guessed;
-	ssize_t got;
+	unsigned long guessed, count, i;
+	ssize_t got, total = 0;
 
 	local[0].iov_base = globals;
 	local[0].iov_len = sizeof(*globals);
 	remote[0].iov_base = (void *) reader->globals;
 	remote[0].iov_len = sizeof(*globals);
-	local[1].iov_base = memory;
-	local[1].iov_len = reader->heap ? sizeof(memory) : 0;
-	remote[1].iov_base = (void *) reader->heap;
-	remote[1].iov_len = reader->heap ? sizeof(memory) : 0;
-	/* the window where the stack was, read in the same call, then the globals again */
-	guessed = stat_frame_window_guess(reader, &guess, local + 2, remote + 2);
+	/*
+	 * The window where the stack was, read in the same call, then the
+	 * globals again right after it (nothing between them: the shorter the
+	 * copy, the less the stack changes under it), then the heap's figures.
+	 */
+	guessed = stat_frame_window_guess(reader, &guess, local + 1, remote + 1);
+	count = 1 + guessed;
 	reader->after_read = false;
 	if (guessed) {
-		stat_frame_after_iovec(reader, local + 2 + guessed, remote + 2 + guessed);
+		stat_frame_after_iovec(reader, local + count, remote + count);
+		count++;
 	}
+	local[count].iov_base = memory;
+	local[count].iov_len = reader->heap ? sizeof(memory) : 0;
+	remote[count].iov_base = (void *) reader->heap;
+	remote[count].iov_len = reader->heap ? sizeof(memory) : 0;
+	count++;
 
 	/* the sample's time is when the executor's state is copied, not when the tick began */
 	sample->time = stat_clock_now();
-	got = stat_frame_readv(reader, local, remote, 2 + guessed + (guessed ? 1 : 0));
+	got = stat_frame_readv(reader, local, remote, count);
 	/*
 	 * The engine keeps these aligned; values that are not are garbage, and
 	 * the copies of the stack are viewed as frames at offsets from them.
@@ -498,7 +513,10 @@ static bool stat_frame_copy(stat_frame_reader *reader, stat_sample *sample, uint
 		reader->last.page = 0;
 		return false;
 	}
-	if (reader->heap && got >= (ssize_t) (sizeof(*globals) + sizeof(memory))) {
+	for (i = 0; i < count; i++) {
+		total += (ssize_t) local[i].iov_len;
+	}
+	if (reader->heap && got == total) {
 		sample->memory_used = memory[0];
 		sample->memory_peak = memory[1];
 		sample->flags |= STAT_SAMPLE_MEMINFO;
@@ -509,11 +527,10 @@ static bool stat_frame_copy(stat_frame_reader *reader, stat_sample *sample, uint
 	}
 
 	/* (2) the innermost frames, in bulk when there is more than one to find */
-	if (guessed && got >= (ssize_t) (sizeof(*globals) + remote[1].iov_len + local[2].iov_len) &&
-		stat_frame_window_fits(reader, &guess, remote + 2, globals)) {
-		stat_frame_window_take(reader, globals->top, local + 2, remote + 2, guessed,
-			got - (ssize_t) (sizeof(*globals) + remote[1].iov_len));
-		stat_frame_after_take(reader, local, 2 + guessed, got);
+	if (guessed && got >= (ssize_t) sizeof(*globals) + (ssize_t) local[1].iov_len &&
+		stat_frame_window_fits(reader, &guess, remote + 1, globals)) {
+		stat_frame_window_take(reader, globals->top, local + 1, remote + 1, guessed, got - (ssize_t) sizeof(*globals));
+		stat_frame_after_take(reader, local, 1 + guessed, got);
 	} else if (stack) {
 		stat_frame_window(reader, globals);
 	} else {
@@ -664,6 +681,27 @@ static uint8_t stat_frame_vouch(const stat_frame_reader *reader, const stat_fram
 	return STAT_FRAME_VOUCHED_NONE;
 }
 
+/*
+ * Drop the innermost frames the chain says were left from returned calls
+ * (frame_chain.c): the stack starts at the frame that was running when it
+ * was copied. False if there is none to start from.
+ */
+static bool stat_frame_restart(stat_frame_reader *reader, stat_frame_walk *walk, uint32_t *total)
+{
+	uint32_t start = stat_frame_chain(reader, *total, walk->count);
+
+	if (start == UINT32_MAX) {
+		return false;
+	}
+	if (start > 0) {
+		memmove(&reader->found[0], &reader->found[start], (*total - start) * sizeof(stat_frame_found));
+		walk->count -= start;
+		*total -= start;
+		reader->vouched = STAT_FRAME_VOUCHED_COPY;
+	}
+	return true;
+}
+
 /* The innermost frame's details into the sample's head (its type, symbol, location, arguments). */
 static bool stat_frame_fill_leaf(stat_frame_reader *reader, stat_sample *sample, const stat_frame *frame,
 	uint8_t type, uint8_t opcode, uint32_t offset, bool has_line, bool arginfo)
@@ -717,6 +755,100 @@ static bool stat_frame_fill(stat_frame_reader *reader, stat_sample *sample, cons
 		}
 	}
 	return true;
+}
+
+/* Append the decimal digits of n. */
+static size_t stat_frame_digits(char *to, uint32_t n)
+{
+	char digits[10];
+	size_t count = 0, i;
+
+	do {
+		digits[count++] = (char) ('0' + n % 10);
+		n /= 10;
+	} while (n);
+	for (i = 0; i < count; i++) {
+		to[i] = digits[count - 1 - i];
+	}
+	return count;
+}
+
+/*
+ * eval()'d code is named as the engine names it, after where it was
+ * evaluated: "<file>(<line>) : eval()'d code", the file and line of the
+ * frame that called it (itself eval()'d code, named first: frames are taken
+ * outermost first). The engine's own name is not read: the code's op_array,
+ * and its name with it, is freed when the eval returns, and read then it
+ * could be another string's bytes, or (at the same address) another eval's
+ * name. Without that caller (a stack cut there, or stat.stack=0) the name is
+ * "eval()'d code" alone.
+ */
+static void stat_frame_eval_files(stat_frame_reader *reader, stat_sample *sample, uint32_t total, uint32_t stack)
+{
+	static const char eval[] = " : eval()'d code";
+	char name[STAT_STRING_MAX];
+	uint32_t i;
+
+	for (i = total; i-- > 0;) {
+		const stat_frame_found *found = &reader->found[i];
+		const stat_frame *caller = stack && i + 1 < total ? &sample->frames[i + 1] : NULL;
+		const char *file = NULL;
+		size_t length = 0, at = 0;
+		uint32_t ref;
+
+		if (reader->funcs[found->func_index].function.type != ZEND_EVAL_CODE) {
+			continue;
+		}
+		if (caller && found->prev == reader->found[i + 1].address && (caller->flags & STAT_FRAME_LINE)) {
+			file = stat_strings_get(stat_memory->strings, caller->file, &length);
+		}
+		if (file && length + 12 + sizeof(eval) <= sizeof(name)) {
+			memcpy(name, file, length);
+			at = length;
+			name[at++] = '(';
+			at += stat_frame_digits(name + at, caller->line);
+			name[at++] = ')';
+			memcpy(name + at, eval, sizeof(eval) - 1);
+			at += sizeof(eval) - 1;
+		} else {
+			memcpy(name, eval + 3, sizeof(eval) - 4);
+			at = sizeof(eval) - 4;
+		}
+		ref = stat_strings_intern(stat_memory->strings, name, at);
+		if (stack) {
+			sample->frames[i].file = ref;
+		}
+		if (i == 0) {
+			sample->file = ref;
+		}
+	}
+}
+
+/*
+ * The innermost frame stands at a frameless call that runs: the call is
+ * the sample's innermost frame (one more than `stack`: ring slots have room
+ * for it), as an internal function's, without a location.
+ */
+static void stat_frame_fill_frameless(stat_sample *sample, const stat_frame *frame, uint32_t stack)
+{
+	sample->type = STAT_SAMPLE_INTERNAL;
+	sample->function = frame->function;
+	sample->scope = frame->scope;
+	sample->file = STAT_STRING_NONE;
+	sample->line = sample->offset = sample->start = 0;
+	sample->opcode = 0;
+	sample->argc = 0;
+	sample->flags &= (uint16_t) ~(STAT_SAMPLE_LOCATION | STAT_SAMPLE_LINE | STAT_SAMPLE_OPCODE | STAT_SAMPLE_START | STAT_SAMPLE_ARGINFO);
+	sample->flags |= STAT_SAMPLE_SYMBOL | STAT_SAMPLE_FRAMELESS;
+	if (stack) {
+		memmove(&sample->frames[1], &sample->frames[0], sample->depth * sizeof(stat_frame));
+		sample->frames[0] = *frame;
+		sample->depth++;
+		if (sample->true_depth > 0) {
+			sample->true_depth++;
+			sample->cut++;
+		}
+	}
 }
 
 /*
@@ -776,6 +908,7 @@ static bool stat_frame_stack(stat_frame_reader *reader, stat_sample *sample, con
 {
 	uint32_t want = stack ? stack : 1, funcs = 0, total;
 	stat_frame_walk walk;
+	stat_frame frameless;
 
 	walk.outer = stack ? stat_frame_outer(want) : 0;
 	walk.inner = want - walk.outer;
@@ -795,6 +928,10 @@ static bool stat_frame_stack(stat_frame_reader *reader, stat_sample *sample, con
 		/* (one of the outermost frames' functions may have been freed since) */
 		return stat_frame_outer_stale(reader, walk.kept_outer);
 	}
+	/* a stack the program could not have had: from where it could */
+	if (stack && !stat_frame_restart(reader, &walk, &total)) {
+		return false;
+	}
 	if (walk.address == 0 || walk.kept_outer) {
 		switch (stat_frame_chain_end(reader, total)) {
 			case STAT_FRAME_END_NONE:
@@ -808,9 +945,9 @@ static bool stat_frame_stack(stat_frame_reader *reader, stat_sample *sample, con
 	if (!stat_frame_fill(reader, sample, &walk, stack, arginfo)) {
 		return false;
 	}
-	/* a stack the program could not have had, or one that changed under the copy */
-	if (!stat_frame_leaf_current(reader) ||
-		(stack && (!stat_frame_chain(reader, total) || !stat_frame_leaf_still(reader, walk.count)))) {
+	stat_frame_eval_files(reader, sample, total, stack);
+	/* a stack that changed under the copy */
+	if (!stat_frame_leaf_current(reader) || (stack && !stat_frame_leaf_still(reader, walk.count))) {
 		return false;
 	}
 	if (stack) {
@@ -819,6 +956,9 @@ static bool stat_frame_stack(stat_frame_reader *reader, stat_sample *sample, con
 		if (walk.address != 0 && !stat_frame_truncated(reader, sample, globals, &walk, want)) {
 			return false;
 		}
+	}
+	if (stat_frame_frameless(reader, &frameless)) {
+		stat_frame_fill_frameless(sample, &frameless, stack);
 	}
 	return true;
 }
@@ -841,14 +981,16 @@ bool stat_frame_read(stat_frame_reader *reader, stat_sample *sample, uint32_t st
 {
 	stat_sample head = *sample;
 	bool ok = stat_frame_read_sample(reader, sample, stack, arginfo);
+	int tries;
 
-	if (!ok) {
-		/*
-		 * Torn: the engine was setting up a call where the frame we copied
-		 * had just returned (in a loop of tiny calls that is most of the
-		 * time). Once more, at once: the next look nearly always finds a
-		 * call under way, and dropping these would under-count such code.
-		 */
+	/*
+	 * Changed under the copy (in a loop of short calls a call returns and
+	 * the next is set up all the time): again, at once, up to
+	 * STAT_FRAME_TRIES in all. The next look, a few microseconds later,
+	 * nearly always finds a stack that holds still; dropping these would
+	 * under-count the code around calls.
+	 */
+	for (tries = 1; !ok && tries < STAT_FRAME_TRIES; tries++) {
 		*sample = head;
 		ok = stat_frame_read_sample(reader, sample, stack, arginfo);
 	}

@@ -10,7 +10,8 @@
  * Two kinds of evidence decide, and a sample is kept only when both agree:
  *
  * What the engine guarantees of every frame and its caller, whenever they
- * were copied (stat_frame_chain, stat_frame_chain_end):
+ * were copied (stat_frame_chain, stat_frame_chain_end), and what the copy
+ * shows when a frame could not have been called by the next:
  *   - a call without ZEND_CALL_TOP was made by PHP code (DO_ICALL, DO_UCALL,
  *     DO_FCALL, DO_FCALL_BY_NAME, INCLUDE_OR_EVAL, a frameless call under an
  *     observer): its caller is a user function, standing at one of those
@@ -25,6 +26,14 @@
  *   - a fiber's entry frame is called by Fiber::start(), resume() or throw();
  *   - a stack ends at a frame the engine started at the top, or at a fiber's
  *     entry under Fiber::suspend().
+ * A frame that breaks one of the first three is a frame its caller's slot
+ * held before (a call returned, its frame left whole until another is set
+ * up over it), and what its caller's copy shows, an opline at no call, a
+ * built-in function, is that caller running its own code when it was
+ * copied: the sample is that stack, from the caller down (a frame
+ * copied in the same read, before the frames above it: the stack of that
+ * moment). ("Controller::handle < microtime", "dirname < fd" at the
+ * assignment after dirname() returned.)
  *
  * What the executor's globals say of the moment, read before the stack was
  * copied and again right after it, in the same read (frame.c: the copy takes
@@ -114,7 +123,7 @@ static bool stat_frame_pair(const stat_frame_reader *reader, const stat_frame_fo
 	if (calling->type == ZEND_INTERNAL_FUNCTION) {
 		return false;
 	}
-	if (caller->have_line && !reader->jit && !stat_frame_calls((uint8_t) caller->line_data[1])) {
+	if (caller->have_line && !reader->jit && !stat_frame_calls(caller->op.opcode)) {
 		return false;
 	}
 	/* a generator's frame lives on the heap: what it calls is on the VM stack, anywhere */
@@ -126,9 +135,9 @@ static bool stat_frame_pair(const stat_frame_reader *reader, const stat_frame_fo
 	return callee->address >= end && (caller->call == 0 || (caller->call >= end && callee->address > caller->call));
 }
 
-bool stat_frame_chain(const stat_frame_reader *reader, uint32_t count)
+uint32_t stat_frame_chain(const stat_frame_reader *reader, uint32_t count, uint32_t inner)
 {
-	uint32_t i;
+	uint32_t i, start = 0;
 
 	for (i = 0; i + 1 < count; i++) {
 		const stat_frame_found *callee = &reader->found[i];
@@ -136,10 +145,11 @@ bool stat_frame_chain(const stat_frame_reader *reader, uint32_t count)
 
 		/* (frames joined by a `yield from` delegation or a cut are not linked by prev) */
 		if (callee->prev == caller->address && !stat_frame_pair(reader, callee, caller)) {
-			return false;
+			start = i + 1;
 		}
 	}
-	return true;
+	/* (one of the outermost frames taken from an earlier count: nothing to start from) */
+	return start < inner ? start : UINT32_MAX;
 }
 
 stat_frame_end stat_frame_chain_end(const stat_frame_reader *reader, uint32_t count)
@@ -184,7 +194,7 @@ bool stat_frame_leaf_current(const stat_frame_reader *reader)
 	const zend_function *func = &reader->funcs[leaf->func_index].function;
 	uint64_t end;
 
-	if (reader->vouched == STAT_FRAME_VOUCHED_LEAF || (leaf->call_info & ZEND_CALL_GENERATOR) ||
+	if (reader->vouched == STAT_FRAME_VOUCHED_LEAF || reader->vouched == STAT_FRAME_VOUCHED_COPY || (leaf->call_info & ZEND_CALL_GENERATOR) ||
 		!leaf->head_known || !stat_frame_on_page(reader, leaf->address)) {
 		return true;
 	}
@@ -205,7 +215,7 @@ bool stat_frame_leaf_still(const stat_frame_reader *reader, uint32_t count)
 	const stat_frame_found *leaf = &reader->found[0], *caller = &reader->found[1];
 	bool internal;
 
-	if (count < 2 || reader->vouched == STAT_FRAME_VOUCHED_LEAF) {
+	if (count < 2 || reader->vouched == STAT_FRAME_VOUCHED_LEAF || reader->vouched == STAT_FRAME_VOUCHED_COPY) {
 		return true;
 	}
 	internal = reader->funcs[caller->func_index].function.type == ZEND_INTERNAL_FUNCTION;

@@ -41,12 +41,16 @@
 #define STAT_FRAME_WINDOW_MIN  (2 * 1024)
 #define STAT_FRAME_WINDOW_STEP 512
 #define STAT_FRAME_WINDOW_MAX  (256 * 1024)
+/* reads of a sample tried, one right after the other, before it counts as failed */
+#define STAT_FRAME_TRIES       3
 /* reads allowed per sample for frames outside the window (and a longest yield from chain) */
 #define STAT_FRAME_EXTRA_READS 160
 /* frames and reads allowed when counting the depth of a truncated stack */
 #define STAT_FRAME_DEPTH_MAX   1000000
 #define STAT_FRAME_DEPTH_READS 4096
 #define STAT_FRAME_SLOTS       (STAT_STACK_MAX + 1)
+/* frameless functions named, by their index in zend_flf_functions (8.4 registers about 60) */
+#define STAT_FRAME_FLF         256
 /* frames under a cut remembered, and how many of those nearest the root are re-read each time */
 #define STAT_FRAME_KNOWN       65536
 #define STAT_FRAME_ANCHORS     8
@@ -94,11 +98,11 @@ typedef struct _stat_frame_found {
 	int       func_index;   /* into funcs[] and func_addresses[], set in (3) */
 	bool      want_line;    /* (3): its opline is to be read (not an internal one's); cleared if that failed */
 	uint32_t  line_from;    /* the frame whose read of the same opline serves this one (or its own index) */
-	uint32_t  line_data[2]; /* the zend_op's lineno, opcode (+ op types), read in (3) */
+	stat_frame_op op;       /* the zend_op's line, opcode, result and extended_value, read in (3) */
 	uintptr_t prev;         /* the caller link copied (ex->prev_execute_data) */
 	uintptr_t call;         /* the calls it has set up and not yet made (ex->call), when head_known */
 	bool      head_known;   /* copied in this walk (not taken from `known`, which keeps no `call`) */
-	bool      have_line;    /* after (3): line_data holds this frame's line */
+	bool      have_line;    /* after (3): op holds this frame's opline */
 	uintptr_t generator;    /* a generator's frame: its zend_generator (0: none, or taken from `known`) */
 	uintptr_t generator_frame; /* that generator's execute_data, read in (3): must still be `address` */
 } stat_frame_found;
@@ -132,6 +136,16 @@ typedef union _stat_frame_func {
 } stat_frame_func;
 
 /*
+ * A frameless function (frame_frameless.c): read once a process from
+ * zend_flf_functions[index] (tried), its address (0: none) and head.
+ */
+typedef struct _stat_frame_flf {
+	bool             tried;
+	uintptr_t        address;
+	stat_frame_func  func;
+} stat_frame_flf;
+
+/*
  * Threads, per member: "R" is the request thread, which writes only in
  * stat_frame_reader_create (before the sampler thread starts) and
  * stat_frame_reader_reset (while it is parked, sampler.c); "S" is the
@@ -151,6 +165,14 @@ struct _stat_frame_reader {
 	uintptr_t        fiber_suspend;
 	/* R at create: Fiber::start(), resume() and throw(), the only calls a fiber's entry runs under */
 	uintptr_t        fiber_start, fiber_resume, fiber_throw;
+	/*
+	 * The frameless functions (PHP 8.4+): flf_table is zend_flf_functions
+	 * (R at reset; 0 before 8.4), flf their entries read so far
+	 * (STAT_FRAME_FLF, R allocates at create and empties them when the
+	 * table moved; S fills them, frame_frameless.c).
+	 */
+	uintptr_t        flf_table;
+	stat_frame_flf  *flf;
 	/*
 	 * The executor's stack state at the last sample: S after each (1),
 	 * read to guess the next window; page 0 (S on a failed (1), R at reset):
@@ -326,16 +348,19 @@ static inline bool stat_frame_is_closure(const zend_function *func)
 }
 
 /*
- * What the executor globals copied after the stack say of the copy:
- * NONE, nothing (the reads in (3) must); LEAF, the frame running before is
- * running after, at the same top: it ran throughout, so no frame under it
- * can have changed (frames return in order); CALLER, the innermost frame's
- * caller, a user function, runs after: it ran throughout, and the innermost
- * frame copied is a call it made.
+ * What vouches for the copy's innermost frame and its caller: NONE,
+ * nothing (the reads in (3) must); LEAF, the executor globals copied after
+ * the stack: the frame running before runs after, at the same top, so it
+ * ran throughout and no frame under it can have changed (frames return in
+ * order); CALLER, the same globals: the innermost frame's caller, a user
+ * function, runs after: it ran throughout, and the innermost frame copied
+ * is a call it made; COPY, the copy itself: the frames above it were
+ * dropped, being left from returned calls (frame_chain.c).
  */
 #define STAT_FRAME_VOUCHED_NONE   0
 #define STAT_FRAME_VOUCHED_LEAF   1
 #define STAT_FRAME_VOUCHED_CALLER 2
+#define STAT_FRAME_VOUCHED_COPY   3
 
 /* Plan the copy of the executor globals after the stack: one iovec into reader->after. */
 static inline void stat_frame_after_iovec(stat_frame_reader *reader, struct iovec *local, struct iovec *remote)
@@ -346,7 +371,7 @@ static inline void stat_frame_after_iovec(stat_frame_reader *reader, struct iove
 	remote->iov_len = sizeof(reader->after);
 }
 
-/* Whether a read of `count` iovecs then the globals copied all of them. */
+/* Whether a read of `count` iovecs then the globals (then maybe more) copied all of them. */
 static inline void stat_frame_after_take(stat_frame_reader *reader, const struct iovec *local, unsigned long count, ssize_t got)
 {
 	size_t want = sizeof(reader->after);
@@ -355,7 +380,7 @@ static inline void stat_frame_after_take(stat_frame_reader *reader, const struct
 	for (i = 0; i < count; i++) {
 		want += local[i].iov_len;
 	}
-	reader->after_read = got >= 0 && (size_t) got == want;
+	reader->after_read = got >= 0 && (size_t) got >= want;
 }
 
 /* Between the files of the frame reader (each defined where its concern lives). */
@@ -381,12 +406,21 @@ typedef enum {
 
 /* frame_chain.c: how the stack of found[0 .. count) ends, its last frame having no caller. */
 stat_frame_end stat_frame_chain_end(const stat_frame_reader *reader, uint32_t count);
-/* frame_chain.c: whether each of found[0 .. count) could have been called by the next. */
-bool stat_frame_chain(const stat_frame_reader *reader, uint32_t count);
+/*
+ * frame_chain.c: where the stack of found[0 .. count) the program could have
+ * had starts: 0, or past frames left from returned calls; UINT32_MAX if that
+ * is not among the innermost `inner` (the rest being taken from a count).
+ */
+uint32_t stat_frame_chain(const stat_frame_reader *reader, uint32_t count, uint32_t inner);
 /* frame_chain.c: whether the innermost frame copied fits the stack's top that (1) read with the current frame. */
 bool stat_frame_leaf_current(const stat_frame_reader *reader);
 /* frame_chain.c: whether the innermost frame and its caller are still those copied, where nothing else says so. */
 bool stat_frame_leaf_still(const stat_frame_reader *reader, uint32_t count);
+
+/* frame_frameless.c: zend_flf_functions (0 before PHP 8.4); the request thread. */
+uintptr_t stat_frame_frameless_table(void);
+/* frame_frameless.c: the frameless call the innermost frame stands at, running, as a frame; false if none. */
+bool stat_frame_frameless(stat_frame_reader *reader, stat_frame *frame);
 
 /* frame_names.c: copy a zend_string and intern it (STAT_STRING_NONE for none). */
 bool stat_frame_string(stat_frame_reader *reader, uintptr_t address, uint32_t *ref);

@@ -4,7 +4,8 @@
  * What the reader copies in one read it views through these: the span of
  * zend_executor_globals from vm_stack_top to current_execute_data
  * (stat_frame_globals), a frame's head (opline .. prev_execute_data), a
- * generator from std.ce to node.parent, a function up to line_end, and the
+ * generator from std.ce to node.parent, a function up to line_end, an
+ * opline from its result to its operand types (stat_frame_op), and the
  * head of zend_alloc.c's private heap. Offsets come from PHP's own headers;
  * the order and adjacency they rely on is asserted at compile time, so a PHP
  * that moves one of these fields fails to build instead of sampling garbage
@@ -73,6 +74,23 @@ _Static_assert(offsetof(zend_op_array, function_name) == offsetof(zend_internal_
 	offsetof(zend_op_array, T) == offsetof(zend_internal_function, T) &&
 	offsetof(zend_op_array, scope) == offsetof(zend_internal_function, scope) &&
 	offsetof(zend_op_array, fn_flags) == offsetof(zend_internal_function, fn_flags), "internal and user functions share their common head");
-_Static_assert(offsetof(zend_op, opcode) == offsetof(zend_op, lineno) + sizeof(uint32_t), "an opline's opcode follows its lineno (line_data[1])");
+/*
+ * What (3) reads of an opline, in one copy: from its result to its operand
+ * types (the line, the opcode, and for a frameless call its function's index
+ * and its result's slot, frame_frameless.c).
+ */
+typedef struct _stat_frame_op {
+	uint32_t result;         /* result.var: the result's offset in the frame */
+	uint32_t extended_value; /* a frameless call's index into zend_flf_functions */
+	uint32_t lineno;
+	uint8_t  opcode, op1_type, op2_type, result_type;
+} stat_frame_op;
+
+#define STAT_FRAME_OP_AT(field) (offsetof(zend_op, field) - offsetof(zend_op, result))
+_Static_assert(STAT_FRAME_OP_AT(extended_value) == offsetof(stat_frame_op, extended_value) &&
+	STAT_FRAME_OP_AT(lineno) == offsetof(stat_frame_op, lineno) && STAT_FRAME_OP_AT(opcode) == offsetof(stat_frame_op, opcode) &&
+	STAT_FRAME_OP_AT(op1_type) == offsetof(stat_frame_op, op1_type) && STAT_FRAME_OP_AT(op2_type) == offsetof(stat_frame_op, op2_type) &&
+	STAT_FRAME_OP_AT(result_type) == offsetof(stat_frame_op, result_type) && sizeof(((zend_op *) 0)->opcode) == 1,
+	"an opline's result, extended_value, lineno, opcode and operand types are stat_frame_op");
 
 #endif

@@ -87,7 +87,8 @@ bool stat_frame_names(stat_frame_reader *reader, uintptr_t address, const zend_f
 {
 	uintptr_t name = (uintptr_t) func->common.function_name;
 	uintptr_t scope = (uintptr_t) func->common.scope;
-	uintptr_t file = func->type == ZEND_INTERNAL_FUNCTION ? 0 : (uintptr_t) func->op_array.filename;
+	/* (eval()'d code is named after where it was evaluated: frame.c, stat_frame_eval_files) */
+	uintptr_t file = func->type == ZEND_USER_FUNCTION ? (uintptr_t) func->op_array.filename : 0;
 	stat_frame_cache *entry = stat_frame_cache_find(reader, address);
 	uintptr_t class_name = 0;
 

@@ -58,7 +58,7 @@ bool stat_mapping_minit(char *error, size_t error_size)
 {
 	const stat_settings *settings = stat_settings_get();
 	uint64_t records = stat_memory_requests((uint64_t) settings->samples);
-	size_t sample_size = stat_sample_size((uint64_t) settings->stack);
+	size_t sample_size = stat_sample_size(STAT_SAMPLE_FRAMES((uint64_t) settings->stack));
 	size_t header = stat_memory_align(sizeof(stat_shared));
 	size_t requests = stat_memory_align(stat_requests_size(records));
 	size_t samplers = stat_memory_align(stat_samplers_size());

@@ -298,6 +298,9 @@ static bool stat_json_frame(const stat_frame *frame, stat_buffer *out)
 	if (frame->flags & STAT_FRAME_START) {
 		json_object_object_add(object, "start", json_object_new_int64(frame->start));
 	}
+	if (frame->flags & STAT_FRAME_FRAMELESS) {
+		json_object_object_add(object, "frameless", json_object_new_boolean(1));
+	}
 	text = json_object_to_json_string_length(object, STAT_SAMPLE_JSON_FLAGS, &length);
 	if (!text || !stat_buffer_append(out, text, length)) {
 		found = false;
@@ -459,6 +462,9 @@ bool stat_sample_encode(const stat_sample *sample, stat_buffer *out)
 		stat_json_ref(symbol, "function", sample->function);
 		if (sample->flags & STAT_SAMPLE_START) {
 			json_object_object_add(symbol, "start", json_object_new_int64(sample->start));
+		}
+		if (sample->flags & STAT_SAMPLE_FRAMELESS) {
+			json_object_object_add(symbol, "frameless", json_object_new_boolean(1));
 		}
 		json_object_object_add(root, "symbol", symbol);
 	}

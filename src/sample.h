@@ -33,10 +33,12 @@ typedef enum {
 #define STAT_SAMPLE_MEMINFO   (1 << 5)  /* memory_used, memory_peak */
 #define STAT_SAMPLE_STACK     (1 << 6)  /* frames */
 #define STAT_SAMPLE_START     (1 << 7)  /* start */
+#define STAT_SAMPLE_FRAMELESS (1 << 8)  /* the innermost frame is a frameless call (PHP 8.4+): symbol.frameless */
 
 /* frame flags */
 #define STAT_FRAME_LINE       (1 << 0)  /* line holds the frame's line */
 #define STAT_FRAME_START      (1 << 1)  /* start holds a closure's first line */
+#define STAT_FRAME_FRAMELESS  (1 << 2)  /* a frameless call (PHP 8.4+): on no VM stack, named from its caller's opline */
 
 #define STAT_ARGINFO_MAX 8
 
@@ -83,8 +85,7 @@ typedef struct _stat_frame {
 typedef struct _stat_sample {
 	uint8_t    type;           /* stat_sample_type */
 	uint8_t    opcode;         /* the innermost user frame's opcode (STAT_SAMPLE_OPCODE) */
-	uint8_t    flags;          /* STAT_SAMPLE_*: which fields below hold something */
-	uint8_t    argc;           /* arguments in args (STAT_SAMPLE_ARGINFO) */
+	uint16_t   flags;          /* STAT_SAMPLE_*: which fields below hold something */
 	uint32_t   pid;            /* the process sampled */
 	uint64_t   request;        /* id in the request table */
 	uint64_t   request_start;  /* ns, stat's clock */
@@ -101,12 +102,18 @@ typedef struct _stat_sample {
 	uint8_t    cut;            /* truncated (true_depth > depth): frames before the [truncated] marker */
 	uint32_t   true_depth;     /* frames on the stack when deeper than stored */
 	uint32_t   start;          /* the symbol's first line, when it is a closure (STAT_SAMPLE_START) */
+	uint8_t    argc;           /* arguments in args (STAT_SAMPLE_ARGINFO) */
 	stat_arg   args[STAT_ARGINFO_MAX];  /* the innermost call's first arguments (STAT_SAMPLE_ARGINFO) */
 	stat_frame frames[];       /* depth frames, innermost first (STAT_SAMPLE_STACK) */
 } stat_sample;
 
 /* Bytes a sample with room for `stack` frames needs. */
 size_t stat_sample_size(uint64_t stack);
+/*
+ * Frames a sample of `stack` frames of the VM stack may hold: one more for
+ * a frameless call (PHP 8.4+), which is on no VM stack (frame_frameless.c).
+ */
+#define STAT_SAMPLE_FRAMES(stack) ((stack) + 1)
 
 /* Listener process or MSHUTDOWN: append the sample as one JSON line. */
 bool stat_sample_encode(const stat_sample *sample, stat_buffer *out);

@@ -95,7 +95,7 @@ struct _stat_sampler {
 	stat_frame_reader *reader;      /* R creates and resets it while S is parked; S reads the executor with it */
 	stat_sample       *sample;      /* S: the sample being built (sample_size bytes) */
 	size_t             sample_size; /* the ring's sample size, fixed at MINIT */
-	uint64_t           stack_capacity;  /* frames a ring slot holds */
+	uint64_t           stack_capacity;  /* frames of the VM stack a ring slot holds (and one more: a frameless call) */
 	clockid_t          cpu_clock;       /* R: the request thread's CPU clock (S reads it on the cpu clock) */
 	bool               cpu_clock_ok;
 	pid_t              tid;             /* R: the request thread */
@@ -114,7 +114,7 @@ stat_sampler *stat_sampler_create(void)
 	}
 
 	sampler->sample_size = stat_ring_sample_size(stat_memory->ring);
-	sampler->stack_capacity = (sampler->sample_size - sizeof(stat_sample)) / sizeof(stat_frame);
+	sampler->stack_capacity = (sampler->sample_size - sizeof(stat_sample)) / sizeof(stat_frame) - 1;
 	sampler->random = stat_clock_now() ^ ((uint64_t) getpid() << 32) ^ (uint64_t) (uintptr_t) sampler;
 	sampler->sample = calloc(1, sampler->sample_size);
 	sampler->reader = stat_frame_reader_create();
