@@ -681,27 +681,6 @@ static uint8_t stat_frame_vouch(const stat_frame_reader *reader, const stat_fram
 	return STAT_FRAME_VOUCHED_NONE;
 }
 
-/*
- * Drop the innermost frames the chain says were left from returned calls
- * (frame_chain.c): the stack starts at the frame that was running when it
- * was copied. False if there is none to start from.
- */
-static bool stat_frame_restart(stat_frame_reader *reader, stat_frame_walk *walk, uint32_t *total)
-{
-	uint32_t start = stat_frame_chain(reader, *total, walk->count);
-
-	if (start == UINT32_MAX) {
-		return false;
-	}
-	if (start > 0) {
-		memmove(&reader->found[0], &reader->found[start], (*total - start) * sizeof(stat_frame_found));
-		walk->count -= start;
-		*total -= start;
-		reader->vouched = STAT_FRAME_VOUCHED_COPY;
-	}
-	return true;
-}
-
 /* The innermost frame's details into the sample's head (its type, symbol, location, arguments). */
 static bool stat_frame_fill_leaf(stat_frame_reader *reader, stat_sample *sample, const stat_frame *frame,
 	uint8_t type, uint8_t opcode, uint32_t offset, bool has_line, bool arginfo)
@@ -906,31 +885,52 @@ static bool stat_frame_truncated(stat_frame_reader *reader, stat_sample *sample,
 static bool stat_frame_stack(stat_frame_reader *reader, stat_sample *sample, const stat_frame_globals *globals,
 	uint32_t stack, bool arginfo)
 {
-	uint32_t want = stack ? stack : 1, funcs = 0, total;
+	uint32_t want = stack ? stack : 1, funcs = 0, total, first;
+	uintptr_t start = globals->current;
 	stat_frame_walk walk;
 	stat_frame frameless;
+	int walks;
 
 	walk.outer = stack ? stat_frame_outer(want) : 0;
 	walk.inner = want - walk.outer;
-	switch (stat_frame_walk_from(reader, globals, globals->current, want, &walk)) {
-		case STAT_FRAME_NOTHING:
-			return true;
-		case STAT_FRAME_TORN:
-			return false;
-		case STAT_FRAME_WALKED:
+	for (walks = 0;; walks++) {
+		switch (stat_frame_walk_from(reader, globals, start, want, &walk)) {
+			case STAT_FRAME_NOTHING:
+				return true;
+			case STAT_FRAME_TORN:
+				return false;
+			case STAT_FRAME_WALKED:
+				break;
+		}
+		total = walk.count + walk.kept_outer;
+		reader->vouched = walks == 0 ? stat_frame_vouch(reader, globals, walk.count) : STAT_FRAME_VOUCHED_COPY;
+		/* (3) the functions and lines */
+		if (!stat_frame_functions(reader, total, &funcs)) {
+			/* (one of the outermost frames' functions may have been freed since) */
+			return stat_frame_outer_stale(reader, walk.kept_outer);
+		}
+		/* a stack the program could not have had: it is the one from the frame that ran (frame_chain.c) */
+		first = stack ? stat_frame_chain(reader, total, walk.count) : 0;
+		if (first == UINT32_MAX) {
+			/* (the outermost frames of an earlier count: counted while they returned) */
+			return stat_frame_outer_stale(reader, walk.kept_outer);
+		}
+		if (first == 0) {
 			break;
-	}
-	total = walk.count + walk.kept_outer;
-
-	reader->vouched = stat_frame_vouch(reader, globals, walk.count);
-	/* (3) the functions and lines */
-	if (!stat_frame_functions(reader, total, &funcs)) {
-		/* (one of the outermost frames' functions may have been freed since) */
-		return stat_frame_outer_stale(reader, walk.kept_outer);
-	}
-	/* a stack the program could not have had: from where it could */
-	if (stack && !stat_frame_restart(reader, &walk, &total)) {
-		return false;
+		}
+		if (walk.address == 0) {
+			/* the whole stack was walked: it is what is left */
+			memmove(&reader->found[0], &reader->found[first], (total - first) * sizeof(stat_frame_found));
+			walk.count -= first;
+			total -= first;
+			reader->vouched = STAT_FRAME_VOUCHED_COPY;
+			break;
+		}
+		/* deeper than kept: as many frames again from that one, in the same copy */
+		if (walks > 0) {
+			return false;
+		}
+		start = reader->found[first].address;
 	}
 	if (walk.address == 0 || walk.kept_outer) {
 		switch (stat_frame_chain_end(reader, total)) {

@@ -321,13 +321,20 @@ static void stat_sampler_cpu_round(stat_sampler *sampler, uint64_t interval, uin
 }
 
 /*
- * Sampler thread: where in its first interval a request's first tick falls,
- * uniformly in [0, interval). Ticks counted from the request's start would
- * never sample a request shorter than the interval (at 1 ms, every fast API
- * call), and undercount all the others; with a random phase each request
- * gets duration / interval samples on average, whatever its length. The
- * clock is mixed in at each draw, so processes forked with a copy of the
- * state do not draw alike. (xorshift64*: no lock, no PHP.)
+ * Sampler thread: a point of an interval, uniformly in [0, interval). On the
+ * wall clock every tick falls at such a point of its own interval (one tick
+ * an interval, at a random moment of it); on the CPU clock a request's first
+ * tick does. Ticks counted from the request's start would never sample a
+ * request shorter than the interval (at 1 ms, every fast API call), and
+ * undercount all the others; with a random phase each request gets
+ * duration / interval samples on average, whatever its length. And ticks
+ * at a fixed period alias with a loop whose period is a ratio of small
+ * numbers of it: a loop of 133 us sampled every 100 us showed 4 points
+ * more of one of its parts than of its time (each sample also slows the
+ * code just after it a little, which locks the loop to the ticks); at a
+ * random moment of each interval every moment is as likely. The clock is
+ * mixed in at each draw, so processes forked with a copy of the state do
+ * not draw alike. (xorshift64*: no lock, no PHP.)
  */
 static uint64_t stat_sampler_phase(stat_sampler *sampler, uint64_t interval)
 {
@@ -345,22 +352,26 @@ static void stat_sampler_run(stat_sampler *sampler)
 {
 	uint64_t interval = stat_atomic_load_relaxed(&stat_memory->live.interval) * STAT_NS_PER_USEC;
 	uint64_t phase = stat_sampler_phase(sampler, interval);
-	/* the first tick is due (interval - phase) from now, on either clock */
-	uint64_t last = stat_clock_now() - phase, cpu_last = 0, idle = 0;
+	/* on the wall clock, the interval that begins now; its tick at a random moment of it */
+	uint64_t last = stat_clock_now(), next = last + phase, cpu_last = 0, idle = 0;
 
 	while (stat_atomic_load_u32(&sampler->state) == STAT_SAMPLER_RUN) {
-		uint64_t next, now;
+		uint64_t now;
 
 		interval = stat_atomic_load_relaxed(&stat_memory->live.interval) * STAT_NS_PER_USEC;
-		next = last + interval;
 		if (stat_atomic_load_relaxed(&stat_memory->live.clock) == STAT_CLOCK_CPU) {
 			stat_sampler_cpu_round(sampler, interval, phase, &cpu_last, &idle);
-			/* back on the wall clock, the ticks count from now */
+			/* back on the wall clock, the intervals count from now */
 			last = stat_clock_now();
+			next = last + stat_sampler_phase(sampler, interval);
 			continue;
 		}
 		cpu_last = 0;
 		idle = 0;
+		if (next >= last + interval) {
+			/* (a shorter interval sent by control: a moment of the interval that is now this long) */
+			next = last + stat_sampler_phase(sampler, interval);
+		}
 
 		/*
 		 * Sleep in slices of at most STAT_SAMPLER_SLICE, so that a shorter
@@ -381,14 +392,19 @@ static void stat_sampler_run(stat_sampler *sampler)
 
 		stat_sampler_tick(sampler, STAT_CLOCK_WALL);
 
-		/* ticks whose deadline has passed are skipped, not replayed */
-		last = next;
+		/* the next interval; those wholly past are skipped, not replayed */
+		last += interval;
 		now = stat_clock_now();
 		if (now >= last + interval) {
 			uint64_t missed = (now - last) / interval;
 
 			stat_atomic_count(STAT_COUNTER(ticks_missed), missed);
 			last += missed * interval;
+		}
+		next = last + stat_sampler_phase(sampler, interval);
+		if (next < now) {
+			/* (its moment already passed while this one was taken: at once) */
+			next = now;
 		}
 	}
 }
