@@ -617,6 +617,7 @@ static stat_frame_walked stat_frame_walk_from(stat_frame_reader *reader, const s
 		found->prev = (uintptr_t) ex->prev_execute_data;
 		found->call = (uintptr_t) ex->call;
 		found->head_known = true;
+		found->later = reader->at_later;
 		/* a generator's frame keeps its generator in return_value (checked in (3)) */
 		found->generator = (found->call_info & ZEND_CALL_GENERATOR) ? (uintptr_t) ex->return_value : 0;
 		walk->count++;

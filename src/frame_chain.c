@@ -15,7 +15,9 @@
  *   - a call without ZEND_CALL_TOP was made by PHP code (DO_ICALL, DO_UCALL,
  *     DO_FCALL, DO_FCALL_BY_NAME, INCLUDE_OR_EVAL, a frameless call under an
  *     observer): its caller is a user function, standing at one of those
- *     opcodes (the VM saves the opline before it calls), and its frame lies
+ *     opcodes, one that makes a call of its kind (the VM saves the opline
+ *     before it calls; DO_ICALL calls only built-in functions, DO_UCALL only
+ *     user ones, INCLUDE_OR_EVAL only code), and its frame lies
  *     at or above the end of its caller's (a frame is at least as large as
  *     zend_vm_calc_used_stack says; opcache may have made the function
  *     smaller after the call was compiled), above the calls its caller has
@@ -30,10 +32,12 @@
  * held before (a call returned, its frame left whole until another is set
  * up over it), and what its caller's copy shows, an opline at no call, a
  * built-in function, is that caller running its own code when it was
- * copied: the sample is that stack, from the caller down (a frame
- * copied in the same read, before the frames above it: the stack of that
- * moment). ("Controller::handle < microtime", "dirname < fd" at the
- * assignment after dirname() returned.)
+ * copied: the sample is that stack, from the caller down, when the caller
+ * was copied in the same read as the frames above it, before them (the
+ * window is copied upwards: the stack of that moment); a caller read later
+ * (a fiber's resumer, under the fiber's own VM stack) says nothing of that
+ * moment, and the sample is dropped. ("Controller::handle < microtime",
+ * "dirname < fd" at the assignment after dirname() returned.)
  *
  * What the executor's globals say of the moment, read before the stack was
  * copied and again right after it, in the same read (frame.c: the copy takes
@@ -58,23 +62,34 @@
 
 #include "frame_internal.h"
 
-/* Whether an opcode makes a call whose frame has no ZEND_CALL_TOP (its frame above the caller's). */
-static inline bool stat_frame_calls(uint8_t opcode)
+/*
+ * Whether an opcode makes a call, without ZEND_CALL_TOP, of a frame of this
+ * kind: DO_ICALL calls a built-in function, DO_UCALL a user function (the
+ * compiler picks them for a function it knows), DO_FCALL and
+ * DO_FCALL_BY_NAME either, INCLUDE_OR_EVAL a file's or eval()'d code.
+ */
+static inline bool stat_frame_calls(uint8_t opcode, const zend_function *called, uint32_t call_info)
 {
+	bool code = (call_info & ZEND_CALL_CODE) != 0, internal = called->type == ZEND_INTERNAL_FUNCTION;
+
 	switch (opcode) {
 		case ZEND_DO_FCALL:
-		case ZEND_DO_ICALL:
-		case ZEND_DO_UCALL:
 		case ZEND_DO_FCALL_BY_NAME:
+			return !code;
+		case ZEND_DO_ICALL:
+			return !code && internal;
+		case ZEND_DO_UCALL:
+			return !code && !internal;
 		case ZEND_INCLUDE_OR_EVAL:
+			return code;
 #ifdef ZEND_FRAMELESS_ICALL_0
 		/* an observed frameless call gets a frame of its own (zend_frameless_observed_call) */
 		case ZEND_FRAMELESS_ICALL_0:
 		case ZEND_FRAMELESS_ICALL_1:
 		case ZEND_FRAMELESS_ICALL_2:
 		case ZEND_FRAMELESS_ICALL_3:
+			return !code && internal;
 #endif
-			return true;
 		default:
 			return false;
 	}
@@ -123,7 +138,7 @@ static bool stat_frame_pair(const stat_frame_reader *reader, const stat_frame_fo
 	if (calling->type == ZEND_INTERNAL_FUNCTION) {
 		return false;
 	}
-	if (caller->have_line && !reader->jit && !stat_frame_calls(caller->op.opcode)) {
+	if (caller->have_line && !reader->jit && !stat_frame_calls(caller->op.opcode, called, callee->call_info)) {
 		return false;
 	}
 	/* a generator's frame lives on the heap: what it calls is on the VM stack, anywhere */
@@ -148,8 +163,11 @@ uint32_t stat_frame_chain(const stat_frame_reader *reader, uint32_t count, uint3
 			start = i + 1;
 		}
 	}
-	/* (one of the outermost frames taken from an earlier count: nothing to start from) */
-	return start < inner ? start : UINT32_MAX;
+	/*
+	 * (one of the outermost frames taken from an earlier count, or a frame
+	 * read after the frames above it, later: nothing to start from)
+	 */
+	return start < inner && !reader->found[start].later ? start : UINT32_MAX;
 }
 
 stat_frame_end stat_frame_chain_end(const stat_frame_reader *reader, uint32_t count)

@@ -102,6 +102,7 @@ typedef struct _stat_frame_found {
 	uintptr_t prev;         /* the caller link copied (ex->prev_execute_data) */
 	uintptr_t call;         /* the calls it has set up and not yet made (ex->call), when head_known */
 	bool      head_known;   /* copied in this walk (not taken from `known`, which keeps no `call`) */
+	bool      later;        /* copied by a read after the window's (stat_frame_reader.at_later) */
 	bool      have_line;    /* after (3): op holds this frame's opline */
 	uintptr_t generator;    /* a generator's frame: its zend_generator (0: none, or taken from `known`) */
 	uintptr_t generator_frame; /* that generator's execute_data, read in (3): must still be `address` */
@@ -203,6 +204,7 @@ struct _stat_frame_reader {
 	 */
 	unsigned char   *lower;
 	uintptr_t        lower_lo, lower_hi;
+	bool             lower_later; /* lower was read after the window, on its own (not in the same read) */
 	uintptr_t        page, page_prev, page_prev_top;
 	size_t           lower_size;
 	struct {
@@ -237,6 +239,12 @@ struct _stat_frame_reader {
 	STAT_FRAME_ALIGNED unsigned char anchors[STAT_FRAME_ANCHORS][STAT_FRAME_HEAD_SPAN];
 	uint32_t          anchor_count;
 	bool              anchors_ok;
+	/*
+	 * S: the frame stat_frame_at last gave came from a read after the
+	 * window's (below, a deeper page, a generator's, one alone), not from
+	 * the window's own read: a later moment than the frames above it.
+	 */
+	bool             at_later;
 	/* S: a copy of the walk's innermost frame (stat_frame_at's `into`: from the window or read alone) */
 	STAT_FRAME_ALIGNED unsigned char leaf[sizeof(zend_execute_data)];
 	stat_frame_found found[STAT_FRAME_SLOTS]; /* S: this sample's frames, innermost first */

@@ -127,6 +127,7 @@ void stat_frame_window_take(stat_frame_reader *reader, uintptr_t top,
 	if (count == 2 && got >= (ssize_t) (window + local[1].iov_len)) {
 		reader->lower_lo = (uintptr_t) remote[1].iov_base;
 		reader->lower_hi = reader->lower_lo + local[1].iov_len;
+		reader->lower_later = false;
 	}
 }
 
@@ -251,6 +252,7 @@ static bool stat_frame_lower_read(stat_frame_reader *reader, uintptr_t page, uin
 	/* the buffer is overwritten from here on: a read that fails half-way must leave no range describing it */
 	reader->lower_lo = reader->lower_hi = 0;
 	if (stat_frame_read_one(reader, reader->lower, from, top - from)) {
+		reader->lower_later = true;
 		reader->lower_lo = from;
 		reader->lower_hi = top;
 	}
@@ -320,9 +322,11 @@ const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_fra
 		return NULL;
 	}
 
+	reader->at_later = true;
 	if (stat_frame_within(address, reader->window_lo, reader->window_hi)) {
 		copy = reader->window + (address - reader->window_lo);
 		available = reader->window_hi - address;
+		reader->at_later = false;
 	} else if (reader->window_hi && address >= page_lo && address < reader->window_lo && !into) {
 		/* deeper on this page than the window reached: one read of the page under it */
 		if (!stat_frame_within(address, reader->below_lo, reader->below_hi)) {
@@ -363,6 +367,7 @@ const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_fra
 		if (stat_frame_within(address, reader->lower_lo, reader->lower_hi)) {
 			copy = reader->lower + (address - reader->lower_lo);
 			available = reader->lower_hi - address;
+			reader->at_later = reader->lower_later;
 		}
 	}
 

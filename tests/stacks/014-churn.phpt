@@ -1,5 +1,5 @@
 --TEST--
-stacks: churn at 10us with stat.stack=64 for 3 s (closures made and freed, eval in a loop, generators, fibers, exceptions): every line valid, every stack well-formed, only real names
+stacks: churn at 10us with stat.stack=64 for 3 s (closures made and freed, eval in a loop, generators, fibers, exceptions): every line valid, every stack well-formed and one the script could have had, only real names
 --SKIPIF--
 <?php if (!getenv('STAT_TEST_HEAVY')) die('skip set STAT_TEST_HEAVY'); ?>
 --INI--
@@ -131,6 +131,12 @@ while (microtime(true) < $deadline) {
             }
             if (isset($sample['symbol']) && ($sample['stack'][0]['function'] ?? null) !== $sample['symbol']['function']) {
                 $problems['leaf frame is not the symbol'] = true;
+            }
+            /* a stack the script could not have had: a built-in function that never calls back under a call, a fiber spliced onto another caller */
+            $impossible = stat_stacks_impossible($sample['stack'], ['md5', 'str_repeat', 'microtime', 'strlen'],
+                [], $known);
+            if ($impossible !== null) {
+                $problems["impossible: $impossible"] = true;
             }
             foreach ($sample['stack'] as $frame) {
                 if (isset($frame['function']) && !preg_match($known, $frame['function'])) {
