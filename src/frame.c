@@ -161,6 +161,9 @@ void stat_frame_reader_reset(stat_frame_reader *reader)
 	}
 
 	reader->jit = stat_frame_jit();
+	/* (no heap span of the last request is worth guessing) */
+	reader->guess_next_count = 0;
+	reader->guess_count = 0;
 	if (reader->flf && reader->flf_table != stat_frame_frameless_table()) {
 		/* (functions registered since, by dl(), moved the table: read its entries again) */
 		memset(reader->flf, 0, STAT_FRAME_FLF * sizeof(stat_frame_flf));
@@ -248,10 +251,17 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 	for (i = 0; i < count; i++) {
 		stat_frame_found *found = &reader->found[i];
 
+		const unsigned char *copy = found->generator
+			? stat_frame_heap_copy(reader, found->generator + offsetof(zend_generator, execute_data), sizeof(found->generator_frame)) : NULL;
+
 		found->generator_frame = 0;
-		if (found->generator) {
+		if (copy) {
+			/* (copied with the window: the generator of that moment) */
+			memcpy(&found->generator_frame, copy, sizeof(found->generator_frame));
+		} else if (found->generator) {
 			stat_frame_batch(reader, &iovecs, &found->generator_frame,
 				found->generator + offsetof(zend_generator, execute_data), sizeof(found->generator_frame));
+			stat_frame_heap_note(reader, found->generator + STAT_FRAME_GENERATOR_FROM, STAT_FRAME_GENERATOR_SPAN);
 		}
 	}
 	/* what must read for the stack to be trusted */
@@ -313,8 +323,15 @@ static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint
 	}
 
 	for (i = 0; i < count; i++) {
-		if (reader->found[i].generator && reader->found[i].generator_frame != reader->found[i].address) {
-			/* the generator finished while its frame was copied: its links are stale */
+		const stat_frame_found *found = &reader->found[i];
+
+		/*
+		 * The generator finished while its frame was copied: its links are
+		 * stale. (Unless the frame was copied while the frame current at
+		 * (1) still ran: the generator could not end before it, and may
+		 * have ended since.)
+		 */
+		if (found->generator && found->generator_frame != found->address && !found->still) {
 			return false;
 		}
 	}
@@ -475,8 +492,8 @@ static bool stat_frame_copy(stat_frame_reader *reader, stat_sample *sample, uint
 {
 	stat_frame_globals guess;
 	size_t memory[2] = {0, 0};
-	struct iovec local[5], remote[5];
-	unsigned long guessed, count, i;
+	struct iovec local[5 + STAT_FRAME_HEAP_GUESSES], remote[5 + STAT_FRAME_HEAP_GUESSES];
+	unsigned long guessed, heaped = 0, count, i;
 	ssize_t got, total = 0;
 
 	local[0].iov_base = globals;
@@ -492,8 +509,14 @@ static bool stat_frame_copy(stat_frame_reader *reader, stat_sample *sample, uint
 	count = 1 + guessed;
 	reader->after_read = false;
 	if (guessed) {
+		/* the generators' frames and objects the last sample read on their own, with the window */
+		heaped = stat_frame_heap_plan(reader, local + count, remote + count);
+		count += heaped;
 		stat_frame_after_iovec(reader, local + count, remote + count);
 		count++;
+	} else {
+		reader->guess_count = 0;
+		reader->guess_copied = false;
 	}
 	local[count].iov_base = memory;
 	local[count].iov_len = reader->heap ? sizeof(memory) : 0;
@@ -516,6 +539,9 @@ static bool stat_frame_copy(stat_frame_reader *reader, stat_sample *sample, uint
 	for (i = 0; i < count; i++) {
 		total += (ssize_t) local[i].iov_len;
 	}
+	if (heaped && got >= 0) {
+		stat_frame_heap_failed(reader, local, 1 + guessed, (size_t) got);
+	}
 	if (reader->heap && got == total) {
 		sample->memory_used = memory[0];
 		sample->memory_peak = memory[1];
@@ -530,7 +556,9 @@ static bool stat_frame_copy(stat_frame_reader *reader, stat_sample *sample, uint
 	if (guessed && got >= (ssize_t) sizeof(*globals) + (ssize_t) local[1].iov_len &&
 		stat_frame_window_fits(reader, &guess, remote + 1, globals)) {
 		stat_frame_window_take(reader, globals->top, local + 1, remote + 1, guessed, got - (ssize_t) sizeof(*globals));
-		stat_frame_after_take(reader, local, 1 + guessed, got);
+		stat_frame_after_take(reader, local, 1 + guessed + heaped, got);
+		/* (all or none: the globals after them were copied) */
+		reader->guess_copied = reader->after_read;
 	} else if (stack) {
 		stat_frame_window(reader, globals);
 	} else {
@@ -618,8 +646,13 @@ static stat_frame_walked stat_frame_walk_from(stat_frame_reader *reader, const s
 		found->call = (uintptr_t) ex->call;
 		found->head_known = true;
 		found->later = reader->at_later;
+		found->still = reader->at_still;
 		/* a generator's frame keeps its generator in return_value (checked in (3)) */
 		found->generator = (found->call_info & ZEND_CALL_GENERATOR) ? (uintptr_t) ex->return_value : 0;
+		if (found->generator) {
+			/* (on the heap: copied with the next sample's window, as long as it is met) */
+			stat_frame_heap_note(reader, address, sizeof(zend_execute_data));
+		}
 		walk->count++;
 		if (walk->pending_at < walk->pending_count) {
 			/* inside a delegation the generators' own links are stale */

@@ -138,7 +138,8 @@ static bool stat_frame_pair(const stat_frame_reader *reader, const stat_frame_fo
 	if (calling->type == ZEND_INTERNAL_FUNCTION) {
 		return false;
 	}
-	if (caller->have_line && !reader->jit && !stat_frame_calls(caller->op.opcode, called, callee->call_info)) {
+	/* (a caller read after it, a generator's frame on the heap, may have gone on since the call: its opline says nothing of it) */
+	if (caller->have_line && !caller->later && !reader->jit && !stat_frame_calls(caller->op.opcode, called, callee->call_info)) {
 		return false;
 	}
 	/* a generator's frame lives on the heap: what it calls is on the VM stack, anywhere */
@@ -167,7 +168,7 @@ uint32_t stat_frame_chain(const stat_frame_reader *reader, uint32_t count, uint3
 	 * (one of the outermost frames taken from an earlier count, or a frame
 	 * read after the frames above it, later: nothing to start from)
 	 */
-	return start < inner && !reader->found[start].later ? start : UINT32_MAX;
+	return start == 0 || (start < inner && !reader->found[start].later) ? start : UINT32_MAX;
 }
 
 stat_frame_end stat_frame_chain_end(const stat_frame_reader *reader, uint32_t count)

@@ -24,21 +24,30 @@
 
 #include "frame_internal.h"
 
+static inline uint32_t stat_frame_known_slot(uintptr_t address)
+{
+	return (uint32_t) (((address >> 4) * 0x9e3779b97f4a7c15ULL) >> 40) % (2 * STAT_FRAME_KNOWN);
+}
+
 /* Drop what was learnt about the frames under a cut. */
 void stat_frame_forget(stat_frame_reader *reader)
 {
-	/* the index holds entries only while something is known */
-	if (reader->known_count) {
-		memset(reader->known_index, 0, 2 * STAT_FRAME_KNOWN * sizeof(uint32_t));
+	uint32_t i, slot;
+
+	/*
+	 * Empty the index slots in use, not the whole index (512 KiB, which
+	 * took longer than the sample): every slot in use is on the run of
+	 * slots from its entry's home slot, and all go.
+	 */
+	for (i = 0; i < reader->known_count; i++) {
+		for (slot = stat_frame_known_slot(reader->known[i].address); reader->known_index[slot];
+			slot = (slot + 1) % (2 * STAT_FRAME_KNOWN)) {
+			reader->known_index[slot] = 0;
+		}
 	}
 	reader->known_count = 0;
 	reader->anchor_count = 0;
 	reader->anchors_ok = false;
-}
-
-static inline uint32_t stat_frame_known_slot(uintptr_t address)
-{
-	return (uint32_t) (((address >> 4) * 0x9e3779b97f4a7c15ULL) >> 40) % (2 * STAT_FRAME_KNOWN);
 }
 
 static const stat_frame_known *stat_frame_known_find(stat_frame_reader *reader, uintptr_t address)

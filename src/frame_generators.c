@@ -26,9 +26,14 @@
 static bool stat_frame_generator(stat_frame_reader *reader, uintptr_t generator, uintptr_t *execute_data, uintptr_t *parent)
 {
 	unsigned char bytes[STAT_FRAME_GENERATOR_SPAN];
+	const unsigned char *copy = stat_frame_heap_copy(reader, generator + STAT_FRAME_GENERATOR_FROM, sizeof(bytes));
 	uintptr_t ce;
 
-	if (!stat_frame_read_one(reader, bytes, generator + STAT_FRAME_GENERATOR_FROM, sizeof(bytes))) {
+	/* (copied with the window when the last sample read it too: the same moment as the frames) */
+	stat_frame_heap_note(reader, generator + STAT_FRAME_GENERATOR_FROM, sizeof(bytes));
+	if (copy) {
+		memcpy(bytes, copy, sizeof(bytes));
+	} else if (!stat_frame_read_one(reader, bytes, generator + STAT_FRAME_GENERATOR_FROM, sizeof(bytes))) {
 		return false;
 	}
 	memcpy(&ce, bytes, sizeof(ce));

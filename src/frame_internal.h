@@ -45,6 +45,13 @@
 #define STAT_FRAME_TRIES       3
 /* reads allowed per sample for frames outside the window (and a longest yield from chain) */
 #define STAT_FRAME_EXTRA_READS 160
+/*
+ * Heap reads guessed with the window: a generator's frame or object that
+ * the last sample read on its own, at most this many, of at most this
+ * many bytes each (frame_window.c).
+ */
+#define STAT_FRAME_HEAP_GUESSES 8
+#define STAT_FRAME_HEAP_BYTES   256
 /* frames and reads allowed when counting the depth of a truncated stack */
 #define STAT_FRAME_DEPTH_MAX   1000000
 #define STAT_FRAME_DEPTH_READS 4096
@@ -103,6 +110,7 @@ typedef struct _stat_frame_found {
 	uintptr_t call;         /* the calls it has set up and not yet made (ex->call), when head_known */
 	bool      head_known;   /* copied in this walk (not taken from `known`, which keeps no `call`) */
 	bool      later;        /* copied by a read after the window's (stat_frame_reader.at_later) */
+	bool      still;        /* ... while the frame current at (1) still ran (stat_frame_reader.at_still) */
 	bool      have_line;    /* after (3): op holds this frame's opline */
 	uintptr_t generator;    /* a generator's frame: its zend_generator (0: none, or taken from `known`) */
 	uintptr_t generator_frame; /* that generator's execute_data, read in (3): must still be `address` */
@@ -135,6 +143,12 @@ typedef union _stat_frame_func {
 	zend_function function; /* the view: common, and op_array up to line_end */
 	unsigned char bytes[STAT_FRAME_FUNC_BYTES]; /* what is read */
 } stat_frame_func;
+
+/* A span of the engine's heap: a generator's frame or object (frame_window.c's heap guesses). */
+typedef struct _stat_frame_heap_span {
+	uintptr_t address;
+	uint32_t  length;
+} stat_frame_heap_span;
 
 /*
  * A frameless function (frame_frameless.c): read once a process from
@@ -205,6 +219,7 @@ struct _stat_frame_reader {
 	unsigned char   *lower;
 	uintptr_t        lower_lo, lower_hi;
 	bool             lower_later; /* lower was read after the window, on its own (not in the same read) */
+	bool             lower_still; /* ... and the frame current at (1) still ran then (stat_frame_read_late) */
 	uintptr_t        page, page_prev, page_prev_top;
 	size_t           lower_size;
 	struct {
@@ -220,6 +235,7 @@ struct _stat_frame_reader {
 	 */
 	unsigned char   *below;
 	uintptr_t        below_lo, below_hi;
+	bool             below_still; /* the frame current at (1) still ran when below was read (stat_frame_read_late) */
 	/*
 	 * Frames under the cut of a truncated stack, learnt by counting them
 	 * once (S, stat_frame_count) and used by the request's later samples
@@ -245,6 +261,20 @@ struct _stat_frame_reader {
 	 * the window's own read: a later moment than the frames above it.
 	 */
 	bool             at_later;
+	/* S: the frame current at (1) was still current when the frame stat_frame_at last gave was read (stat_frame_read_late) */
+	bool             at_still;
+	bool             late_still;
+	/*
+	 * S: heap spans read on their own by this sample (guess_next, to be
+	 * guessed by the next), and those guessed by this one (guess, copied
+	 * with the window in (1) when guess_copied: guess_copy[i] holds guess[i]).
+	 */
+	stat_frame_heap_span guess_next[STAT_FRAME_HEAP_GUESSES];
+	uint32_t         guess_next_count;
+	stat_frame_heap_span guess[STAT_FRAME_HEAP_GUESSES];
+	uint32_t         guess_count;
+	bool             guess_copied;
+	STAT_FRAME_ALIGNED unsigned char guess_copy[STAT_FRAME_HEAP_GUESSES][STAT_FRAME_HEAP_BYTES];
 	/* S: a copy of the walk's innermost frame (stat_frame_at's `into`: from the window or read alone) */
 	STAT_FRAME_ALIGNED unsigned char leaf[sizeof(zend_execute_data)];
 	stat_frame_found found[STAT_FRAME_SLOTS]; /* S: this sample's frames, innermost first */
@@ -333,6 +363,35 @@ static inline bool stat_frame_read_one(stat_frame_reader *reader, void *to, uint
 	struct iovec local = {to, length}, remote = {(void *) from, length};
 
 	return from != 0 && stat_frame_readv(reader, &local, &remote, 1) == (ssize_t) length;
+}
+
+/*
+ * A read of frames after the window's (stat_frame_at: below it, a deeper
+ * page, a generator's frame on the heap, one alone), with the executor
+ * globals copied right after it in the same read: reader->late_still says
+ * whether the frame current at (1) was still current, at the same top,
+ * then. If it was, it ran from (1) to this read, and so did every frame
+ * under it (calls return in order; a generator cannot end while the code it
+ * runs or delegates to runs): what this read copied of them is that stack.
+ */
+static inline bool stat_frame_read_late(stat_frame_reader *reader, void *to, uintptr_t from, size_t length)
+{
+	stat_frame_globals globals;
+	struct iovec local[2] = {{to, length}, {&globals, sizeof(globals)}};
+	struct iovec remote[2] = {{(void *) from, length}, {(void *) reader->globals, sizeof(globals)}};
+	ssize_t got;
+
+	reader->late_still = false;
+	if (from == 0) {
+		return false;
+	}
+	got = stat_frame_readv(reader, local, remote, 2);
+	if (got < (ssize_t) length) {
+		return false;
+	}
+	reader->late_still = got == (ssize_t) (length + sizeof(globals)) &&
+		globals.current == reader->last.current && globals.top == reader->last.top && globals.page == reader->last.page;
+	return true;
 }
 
 static inline stat_frame_cache *stat_frame_cache_slot(stat_frame_reader *reader, uintptr_t func)
@@ -459,6 +518,14 @@ const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_fra
 	uintptr_t address, unsigned char *into, size_t bytes, int *extra);
 /* frame_window.c: the window's copy of [address, address + length), or NULL when it does not hold all of it. */
 const unsigned char *stat_frame_window_copy(const stat_frame_reader *reader, uintptr_t address, size_t length);
+/* frame_window.c: plan the copies of the heap spans the last sample read on their own, to read with (1); iovecs used. */
+unsigned long stat_frame_heap_plan(stat_frame_reader *reader, struct iovec *local, struct iovec *remote);
+/* frame_window.c: the copy of [address, address + length) made with the window, or NULL. */
+const unsigned char *stat_frame_heap_copy(const stat_frame_reader *reader, uintptr_t address, size_t length);
+/* frame_window.c: (1) read `got` bytes, the guesses after `before` iovecs (local): a guess it stopped at is dropped. */
+void stat_frame_heap_failed(stat_frame_reader *reader, const struct iovec *local, unsigned long before, size_t got);
+/* frame_window.c: a heap span read on its own: to be guessed with the next sample's window. */
+void stat_frame_heap_note(stat_frame_reader *reader, uintptr_t address, size_t length);
 /* frame_window.c: a read size that covers `need` with room to spare. */
 size_t stat_frame_window_size(size_t size, size_t need);
 

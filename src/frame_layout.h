@@ -93,4 +93,7 @@ _Static_assert(STAT_FRAME_OP_AT(extended_value) == offsetof(stat_frame_op, exten
 	STAT_FRAME_OP_AT(result_type) == offsetof(stat_frame_op, result_type) && sizeof(((zend_op *) 0)->opcode) == 1,
 	"an opline's result, extended_value, lineno, opcode and operand types are stat_frame_op");
 
+/* (frame_internal.h's heap guesses hold a generator's frame or the span of it read) */
+_Static_assert(sizeof(zend_execute_data) <= 256 && STAT_FRAME_GENERATOR_SPAN <= 256, "a heap guess holds a frame or a generator");
+
 #endif

@@ -199,6 +199,86 @@ const unsigned char *stat_frame_window_copy(const stat_frame_reader *reader, uin
 	return reader->window + (address - reader->window_lo);
 }
 
+unsigned long stat_frame_heap_plan(stat_frame_reader *reader, struct iovec *local, struct iovec *remote)
+{
+	uint32_t i;
+
+	reader->guess_count = reader->guess_next_count;
+	memcpy(reader->guess, reader->guess_next, reader->guess_count * sizeof(stat_frame_heap_span));
+	reader->guess_copied = false;
+	for (i = 0; i < reader->guess_count; i++) {
+		local[i].iov_base = reader->guess_copy[i];
+		local[i].iov_len = reader->guess[i].length;
+		remote[i].iov_base = (void *) reader->guess[i].address;
+		remote[i].iov_len = reader->guess[i].length;
+	}
+	return reader->guess_count;
+}
+
+const unsigned char *stat_frame_heap_copy(const stat_frame_reader *reader, uintptr_t address, size_t length)
+{
+	uint32_t i;
+
+	for (i = 0; reader->guess_copied && i < reader->guess_count; i++) {
+		if (address >= reader->guess[i].address && address - reader->guess[i].address <= reader->guess[i].length &&
+			reader->guess[i].length - (address - reader->guess[i].address) >= length) {
+			return reader->guess_copy[i] + (address - reader->guess[i].address);
+		}
+	}
+	return NULL;
+}
+
+void stat_frame_heap_failed(stat_frame_reader *reader, const struct iovec *local, unsigned long before, size_t got)
+{
+	size_t at = 0;
+	unsigned long i;
+	uint32_t k, j;
+
+	for (i = 0; i < before; i++) {
+		at += local[i].iov_len;
+	}
+	for (k = 0; k < reader->guess_count; k++) {
+		at += reader->guess[k].length;
+		if (at > got) {
+			break;
+		}
+	}
+	if (k == reader->guess_count) {
+		return;
+	}
+	/* the read stopped at this span (freed, unmapped): it is guessed no more */
+	for (j = 0; j < reader->guess_next_count; j++) {
+		if (reader->guess_next[j].address == reader->guess[k].address && reader->guess_next[j].length == reader->guess[k].length) {
+			memmove(&reader->guess_next[j], &reader->guess_next[j + 1], (reader->guess_next_count - j - 1) * sizeof(stat_frame_heap_span));
+			reader->guess_next_count--;
+			break;
+		}
+	}
+}
+
+void stat_frame_heap_note(stat_frame_reader *reader, uintptr_t address, size_t length)
+{
+	uint32_t i;
+
+	if (length > STAT_FRAME_HEAP_BYTES) {
+		return;
+	}
+	/* the spans read most lately first: this one to the front, the one read least lately out if full */
+	for (i = 0; i < reader->guess_next_count; i++) {
+		if (reader->guess_next[i].address == address && reader->guess_next[i].length == length) {
+			break;
+		}
+	}
+	if (i == reader->guess_next_count && reader->guess_next_count < STAT_FRAME_HEAP_GUESSES) {
+		reader->guess_next_count++;
+	} else if (i == reader->guess_next_count) {
+		i--;
+	}
+	memmove(&reader->guess_next[1], &reader->guess_next[0], i * sizeof(stat_frame_heap_span));
+	reader->guess_next[0].address = address;
+	reader->guess_next[0].length = (uint32_t) length;
+}
+
 /* A page's prev link as the next page down to learn: 0 when there is none (or it is garbage). */
 static inline uintptr_t stat_frame_page_link(const struct _zend_vm_stack *header)
 {
@@ -251,8 +331,9 @@ static bool stat_frame_lower_read(stat_frame_reader *reader, uintptr_t page, uin
 	}
 	/* the buffer is overwritten from here on: a read that fails half-way must leave no range describing it */
 	reader->lower_lo = reader->lower_hi = 0;
-	if (stat_frame_read_one(reader, reader->lower, from, top - from)) {
+	if (stat_frame_read_late(reader, reader->lower, from, top - from)) {
 		reader->lower_later = true;
+		reader->lower_still = reader->late_still;
 		reader->lower_lo = from;
 		reader->lower_hi = top;
 	}
@@ -323,6 +404,7 @@ const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_fra
 	}
 
 	reader->at_later = true;
+	reader->at_still = false;
 	if (stat_frame_within(address, reader->window_lo, reader->window_hi)) {
 		copy = reader->window + (address - reader->window_lo);
 		available = reader->window_hi - address;
@@ -339,7 +421,8 @@ const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_fra
 				(*extra)++;
 				/* as above: no range may describe a buffer a failed read half overwrote */
 				reader->below_lo = reader->below_hi = 0;
-				if (stat_frame_read_one(reader, reader->below, from, reader->window_lo - from)) {
+				if (stat_frame_read_late(reader, reader->below, from, reader->window_lo - from)) {
+					reader->below_still = reader->late_still;
 					reader->below_lo = from;
 					reader->below_hi = reader->window_lo;
 				}
@@ -348,6 +431,7 @@ const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_fra
 		if (stat_frame_within(address, reader->below_lo, reader->below_hi)) {
 			copy = reader->below + (address - reader->below_lo);
 			available = reader->below_hi - address;
+			reader->at_still = reader->below_still;
 		}
 	} else if (reader->window_hi && (address < page_lo || address >= globals->top) && !into) {
 		/* off the current page: the top of the previous one */
@@ -368,9 +452,15 @@ const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_fra
 			copy = reader->lower + (address - reader->lower_lo);
 			available = reader->lower_hi - address;
 			reader->at_later = reader->lower_later;
+			reader->at_still = reader->lower_still;
 		}
 	}
 
+	if (!copy && (copy = stat_frame_heap_copy(reader, address, sizeof(zend_execute_data))) != NULL) {
+		/* a generator's frame, guessed from the last sample: copied with the window, at the same moment */
+		available = sizeof(zend_execute_data);
+		reader->at_later = false;
+	}
 	if (copy) {
 		if (into) {
 			memcpy(into, copy, available < bytes ? available : bytes);
@@ -385,19 +475,18 @@ const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_fra
 	(*extra)++;
 
 	if (into) {
-		struct iovec local = {into, bytes}, remote = {(void *) address, bytes};
-		ssize_t got = stat_frame_readv(reader, &local, &remote, 1);
-
-		if (got < (ssize_t) sizeof(zend_execute_data)) {
+		if (!stat_frame_read_late(reader, into, address, bytes)) {
 			return NULL;
 		}
+		reader->at_still = reader->late_still;
 		return (const zend_execute_data *) into;
 	}
 
 	/* reuse the tail of the window buffer as scratch for one frame */
-	if (!stat_frame_read_one(reader, reader->window + STAT_FRAME_WINDOW_MAX, address, sizeof(zend_execute_data))) {
+	if (!stat_frame_read_late(reader, reader->window + STAT_FRAME_WINDOW_MAX, address, sizeof(zend_execute_data))) {
 		return NULL;
 	}
+	reader->at_still = reader->late_still;
 	return (const zend_execute_data *) (reader->window + STAT_FRAME_WINDOW_MAX);
 }
 

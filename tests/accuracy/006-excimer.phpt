@@ -35,7 +35,7 @@ function work(int $n): int {
     return $x;
 }
 function down(int $depth, int $n): int { return $depth > 0 ? down($depth - 1, $n) + 1 : work($n); }
-function deep(): int { return down(150, 1500); }
+function deep(): int { return down(40, 1500); }
 function numbers(int $count, int $n) { for ($k = 0; $k < $count; $k++) { yield work($n); } }
 function looped(): int { $s = 0; foreach (numbers(5, 300) as $v) { $s += $v; } return $s; }
 function mapped(array $values): int { return array_sum(array_map(fn($v) => work(6) + $v, $values)); }
