@@ -1,26 +1,32 @@
 /*
  * frame.c: see frame.h. The reader's public functions and its main read:
- * the executor globals (1), the walk of the frames, the batched read of
- * their functions and lines (3), their validation, and the sample.
+ * the copy of the executor globals and the stack (1)/(2), the walk of the
+ * frames, the batched read of their functions and lines (3), and the sample.
  *
  * Threads: stat_frame_reader_create/_reset/_free and stat_frame_probe on the
  * request thread; stat_frame_read on the sampler thread only.
  *
  * The rest of the reader, by concern (frame_internal.h is what they share):
  *   frame_layout.h      the mirrors of engine layouts, asserted
- *   frame_window.c      the copies of the VM stack (2)
+ *   frame_window.c      the copies of the VM stack (2), and the heap spans guessed with them
+ *   frame_chain.c       whether a copy is a stack the program had, and of the moment
  *   frame_names.c       names and their cache
  *   frame_depth.c       the depth under a cut, and the frames known there
  *   frame_generators.c  `yield from` delegation
+ *   frame_frameless.c   frameless calls (PHP 8.4+)
  *   frame_args.c        the leaf's arguments
  *
  * How a sample is read, at constant cost whatever the depth:
  *   (1) one read of the executor globals' VM stack fields and current frame
- *       (five adjacent words) and of the heap's memory figures;
- *   (2) one bulk read of the top of the VM stack page, a window that holds
- *       the innermost frames; its size adapts to the stack seen before;
+ *       (five adjacent words), the top of the VM stack page where the last
+ *       sample saw it (a window that holds the innermost frames; its size
+ *       adapts to the stack seen before), the heap spans the last samples
+ *       read on their own (generators' frames and objects), the globals
+ *       again, and the heap's memory figures;
+ *   (2) when the stack moved out of that window: the window as it is now,
+ *       and the globals again;
  *   (3) one batched read (one iovec each) of every distinct function the
- *       frames run and the line/opcode of every user frame's opline.
+ *       frames run and of every user frame's opline (line, opcode, result).
  * Frames outside the window cost a read each (a generator's frame lives on
  * the heap) or a read a VM stack page (a stack that continues on the pages
  * under the current one: a fiber's are 16 KiB), bounded; the previous
@@ -42,18 +48,19 @@
  * again and the sample taken once more.
  *
  * The engine changes the stack while it is copied, so everything is
- * validated: types and counts; the opline inside its function's opcodes (a
- * frame being set up over an older one; but the frame running may not have
- * stored its opline yet: it is kept without a line if, by (3), it still
- * runs) and a closure's line inside its
- * lines; the innermost frame's caller unchanged when copied again in (3),
- * and the innermost frame too if an internal function called it; a stack
- * ending only at a top frame (or at a fiber's entry, under
- * Fiber::suspend()); a `yield from` chain ending at the generator that runs;
- * arguments read from the call that is still there. A sample that does not
- * validate is dropped and counted, never emitted half right. `yield from`
- * placeholders are replaced by the delegating generators, as the engine
- * does for backtraces.
+ * validated: types and counts; each frame against its caller and the
+ * stack's end against where stacks end, by what the engine guarantees, and
+ * the innermost frames against the globals read before and after the copy
+ * (frame_chain.c: a copy whose innermost frames were left by returned calls
+ * is the stack from the frame that ran); the opline inside its function's
+ * opcodes (but the frame running may not have stored its opline yet: it is
+ * kept without a line if it still runs) and a closure's line inside its
+ * lines; a `yield from` chain ending at the generator that runs; arguments
+ * read from the call that is still there. A sample that does not validate
+ * is read again at once (STAT_FRAME_TRIES in all), then dropped and
+ * counted, never emitted half right. `yield from` placeholders are replaced
+ * by the delegating generators, as the engine does for backtraces; eval()'d
+ * code is named after where it was evaluated (stat_frame_eval_files).
  */
 #include <errno.h>
 #include <limits.h>
@@ -146,6 +153,33 @@ static bool stat_frame_jit(void)
 	return true;
 }
 
+/*
+ * glibc 2.35+ registers every thread with rseq, the kernel keeping in its
+ * area the CPU the thread runs on; the area lies at __rseq_offset from the
+ * thread pointer (weak: absent, or a size of 0, when there is none).
+ */
+extern const ptrdiff_t __rseq_offset __attribute__((weak));
+extern const unsigned int __rseq_size __attribute__((weak));
+
+/* Request thread: the address of its rseq cpu_id, or 0. */
+static uintptr_t stat_frame_rseq_cpu(void)
+{
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__aarch64__))
+	if (&__rseq_offset == NULL || &__rseq_size == NULL || __rseq_size < 8) {
+		return 0;
+	}
+	/* struct rseq: u32 cpu_id_start, then u32 cpu_id */
+	return (uintptr_t) __builtin_thread_pointer() + (uintptr_t) __rseq_offset + sizeof(uint32_t);
+#else
+	return 0;
+#endif
+}
+
+uint32_t stat_frame_reader_cpu(const stat_frame_reader *reader)
+{
+	return reader->cpu;
+}
+
 void stat_frame_reader_reset(stat_frame_reader *reader)
 {
 	stat_mm_heap_head *heap = (stat_mm_heap_head *) zend_mm_get_heap();
@@ -161,6 +195,8 @@ void stat_frame_reader_reset(stat_frame_reader *reader)
 	}
 
 	reader->jit = stat_frame_jit();
+	reader->cpu_at = stat_frame_rseq_cpu();
+	reader->cpu = UINT32_MAX;
 	/* (no heap span of the last request is worth guessing) */
 	reader->guess_next_count = 0;
 	reader->guess_count = 0;
@@ -492,8 +528,8 @@ static bool stat_frame_copy(stat_frame_reader *reader, stat_sample *sample, uint
 {
 	stat_frame_globals guess;
 	size_t memory[2] = {0, 0};
-	struct iovec local[5 + STAT_FRAME_HEAP_GUESSES], remote[5 + STAT_FRAME_HEAP_GUESSES];
-	unsigned long guessed, heaped = 0, count, i;
+	struct iovec local[6 + STAT_FRAME_HEAP_GUESSES], remote[6 + STAT_FRAME_HEAP_GUESSES];
+	unsigned long guessed, heaped = 0, count, i, cpu;
 	ssize_t got, total = 0;
 
 	local[0].iov_base = globals;
@@ -518,6 +554,13 @@ static bool stat_frame_copy(stat_frame_reader *reader, stat_sample *sample, uint
 		reader->guess_count = 0;
 		reader->guess_copied = false;
 	}
+	/* the CPU the request thread runs on (the sampler moves there for the next samples: sampler.c) */
+	cpu = count;
+	local[count].iov_base = &reader->cpu;
+	local[count].iov_len = reader->cpu_at ? sizeof(reader->cpu) : 0;
+	remote[count].iov_base = (void *) reader->cpu_at;
+	remote[count].iov_len = local[count].iov_len;
+	count++;
 	local[count].iov_base = memory;
 	local[count].iov_len = reader->heap ? sizeof(memory) : 0;
 	remote[count].iov_base = (void *) reader->heap;
@@ -538,11 +581,16 @@ static bool stat_frame_copy(stat_frame_reader *reader, stat_sample *sample, uint
 	}
 	for (i = 0; i < count; i++) {
 		total += (ssize_t) local[i].iov_len;
+		if (i == cpu && got < total) {
+			reader->cpu = UINT32_MAX;
+		}
 	}
 	if (heaped && got >= 0) {
 		stat_frame_heap_failed(reader, local, 1 + guessed, (size_t) got);
 	}
-	if (reader->heap && got == total) {
+	/* (a guessed window that could not be read stops the read before the heap's figures: they are read alone) */
+	if (reader->heap && (got == total ||
+		stat_frame_readv(reader, &local[count - 1], &remote[count - 1], 1) == (ssize_t) sizeof(memory))) {
 		sample->memory_used = memory[0];
 		sample->memory_peak = memory[1];
 		sample->flags |= STAT_SAMPLE_MEMINFO;
@@ -559,6 +607,7 @@ static bool stat_frame_copy(stat_frame_reader *reader, stat_sample *sample, uint
 		stat_frame_after_take(reader, local, 1 + guessed + heaped, got);
 		/* (all or none: the globals after them were copied) */
 		reader->guess_copied = reader->after_read;
+		reader->guess_read = reader->serial;
 	} else if (stack) {
 		stat_frame_window(reader, globals);
 	} else {
@@ -593,6 +642,7 @@ static stat_frame_walked stat_frame_walk_from(stat_frame_reader *reader, const s
 	memset(&cut, 0, sizeof(cut));
 	while (address != 0 && walk->count < want) {
 		const zend_execute_data *ex;
+		const stat_frame_found *callee;
 		stat_frame_found *found = &reader->found[walk->count];
 
 		if (walk->outer && walk->count == walk->inner && !cut.taken) {
@@ -610,9 +660,11 @@ static stat_frame_walked stat_frame_walk_from(stat_frame_reader *reader, const s
 			lower_need = reader->page_prev_top - address;
 		}
 
+		/* (the frame the walk came from, when its link led here: not a delegation's or a cut's) */
+		callee = walk->count > 0 && reader->found[walk->count - 1].prev == address ? &reader->found[walk->count - 1] : NULL;
 		ex = stat_frame_at(reader, globals, address,
 			walk->count == 0 ? reader->leaf : NULL,
-			walk->count == 0 ? sizeof(zend_execute_data) : 0, &extra);
+			walk->count == 0 ? sizeof(zend_execute_data) : 0, callee, &extra);
 		if (!ex) {
 			break;
 		}
@@ -647,6 +699,8 @@ static stat_frame_walked stat_frame_walk_from(stat_frame_reader *reader, const s
 		found->head_known = true;
 		found->later = reader->at_later;
 		found->still = reader->at_still;
+		found->read = reader->at_read;
+		found->joined = reader->at_still || reader->at_witnessed || (callee && callee->read == reader->at_read);
 		/* a generator's frame keeps its generator in return_value (checked in (3)) */
 		found->generator = (found->call_info & ZEND_CALL_GENERATOR) ? (uintptr_t) ex->return_value : 0;
 		if (found->generator) {
@@ -945,9 +999,12 @@ static bool stat_frame_stack(stat_frame_reader *reader, stat_sample *sample, con
 		}
 		/* a stack the program could not have had: it is the one from the frame that ran (frame_chain.c) */
 		first = stack ? stat_frame_chain(reader, total, walk.count) : 0;
-		if (first == UINT32_MAX) {
+		if (first == STAT_FRAME_CHAIN_OUTER) {
 			/* (the outermost frames of an earlier count: counted while they returned) */
 			return stat_frame_outer_stale(reader, walk.kept_outer);
+		}
+		if (first == STAT_FRAME_CHAIN_LATE) {
+			return false;
 		}
 		if (first == 0) {
 			break;

@@ -34,6 +34,12 @@ void stat_frame_reader_free(stat_frame_reader *reader);
  */
 bool stat_frame_read(stat_frame_reader *reader, stat_sample *sample, uint32_t stack, bool arginfo);
 
+/*
+ * Sampler thread: the CPU the request thread ran on at the last sample (its
+ * rseq cpu_id, copied with the executor's state), or UINT32_MAX if unknown.
+ */
+uint32_t stat_frame_reader_cpu(const stat_frame_reader *reader);
+
 /* Whether process_vm_readv works here (seccomp may refuse it). */
 bool stat_frame_probe(char *error, size_t error_size);
 

@@ -33,11 +33,16 @@
  * up over it), and what its caller's copy shows, an opline at no call, a
  * built-in function, is that caller running its own code when it was
  * copied: the sample is that stack, from the caller down, when the caller
- * was copied in the same read as the frames above it, before them (the
- * window is copied upwards: the stack of that moment); a caller read later
+ * was copied in the same read as the frames above it; a caller read later
  * (a fiber's resumer, under the fiber's own VM stack) says nothing of that
  * moment, and the sample is dropped. ("Controller::handle < microtime",
- * "dirname < fd" at the assignment after dirname() returned.)
+ * "dirname < fd" at the assignment after dirname() returned.) A caller read
+ * after its callee, in a read of its own (below the window, on another
+ * page, a fiber's resumer), is judged only when that read copied the
+ * callee's head again, unchanged, or found the frame current at (1) still
+ * current (stat_frame_found.joined): else it may have gone on since, and
+ * the sample is read again ("Fiber::resume < {main}" at the eval() line,
+ * the fiber having suspended and main gone on before its frame was read).
  *
  * What the executor's globals say of the moment, read before the stack was
  * copied and again right after it, in the same read (frame.c: the copy takes
@@ -49,6 +54,16 @@
  * order) or when the caller itself is current after it (vouched, frame.h's
  * reader); otherwise the heads of the innermost frame and its caller are
  * copied again in (3) and must be unchanged (stat_frame_leaf_still).
+ *
+ * What this does not see: the window is one iovec, which the kernel copies
+ * a cache line at a time, in no set order (on x86, measured: a writer that
+ * stores a then b, a line apart, is seen with the new b and the old a in 1
+ * of 3,000 one-iovec copies; never across two iovecs), so a caller and its
+ * callee in it are not always of one moment while PHP runs: a caller copied
+ * just before it linked a new call has the line of the call before. That is
+ * why the sampler runs on PHP's CPU (sampler.c), where PHP stands still
+ * while it is copied; copying a running PHP (a request's first sample, or
+ * no rseq), about 1 stack in 1,000 shows such a line (stacks/028).
  *
  * Invariants: nothing here reads engine memory; it judges the copies of the
  * walk and of (3) (frame.c) alone.
@@ -138,8 +153,14 @@ static bool stat_frame_pair(const stat_frame_reader *reader, const stat_frame_fo
 	if (calling->type == ZEND_INTERNAL_FUNCTION) {
 		return false;
 	}
-	/* (a caller read after it, a generator's frame on the heap, may have gone on since the call: its opline says nothing of it) */
-	if (caller->have_line && !caller->later && !reader->jit && !stat_frame_calls(caller->op.opcode, called, callee->call_info)) {
+	/*
+	 * A caller read after its callee, not at its moment (joined), may have
+	 * gone on since: its opline, and so its line, would be of another call.
+	 */
+	if (caller->later && !caller->joined) {
+		return false;
+	}
+	if (caller->have_line && !reader->jit && !stat_frame_calls(caller->op.opcode, called, callee->call_info)) {
 		return false;
 	}
 	/* a generator's frame lives on the heap: what it calls is on the VM stack, anywhere */
@@ -164,11 +185,15 @@ uint32_t stat_frame_chain(const stat_frame_reader *reader, uint32_t count, uint3
 			start = i + 1;
 		}
 	}
-	/*
-	 * (one of the outermost frames taken from an earlier count, or a frame
-	 * read after the frames above it, later: nothing to start from)
-	 */
-	return start == 0 || (start < inner && !reader->found[start].later) ? start : UINT32_MAX;
+	if (start == 0) {
+		return 0;
+	}
+	if (start >= inner) {
+		/* one of the outermost frames taken from an earlier count: counted while they returned */
+		return STAT_FRAME_CHAIN_OUTER;
+	}
+	/* (a frame read after the frames above it, later: not of their moment, nothing to start from) */
+	return reader->found[start].later ? STAT_FRAME_CHAIN_LATE : start;
 }
 
 stat_frame_end stat_frame_chain_end(const stat_frame_reader *reader, uint32_t count)

@@ -86,7 +86,6 @@ static bool stat_frame_page(stat_frame_reader *reader, uintptr_t page, uintptr_t
 {
 	struct _zend_vm_stack header;
 	uintptr_t lo = page + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
-	struct iovec local, remote;
 
 	/* (its copy is viewed as frames at offsets from its start: garbage if not aligned) */
 	if (!stat_frame_aligned(page) || !stat_frame_read_one(reader, &header, page, sizeof(header))) {
@@ -101,11 +100,8 @@ static bool stat_frame_page(stat_frame_reader *reader, uintptr_t page, uintptr_t
 		return true;
 	}
 
-	local.iov_base = reader->below;
-	local.iov_len = top - lo;
-	remote.iov_base = (void *) lo;
-	remote.iov_len = top - lo;
-	if (stat_frame_readv(reader, &local, &remote, 1) != (ssize_t) (top - lo)) {
+	/* (with the globals right after it: where the stack's top was when the page was copied) */
+	if (!stat_frame_read_late(reader, reader->below, lo, top - lo, NULL)) {
 		return false;
 	}
 	region->lo = lo;
@@ -131,6 +127,7 @@ bool stat_frame_count(stat_frame_reader *reader, const stat_frame_globals *globa
 	uintptr_t pending[STAT_FRAME_DELEGATION + 1];
 	uint32_t count = 0, pending_count = 0, pending_at = 0, i;
 	STAT_FRAME_ALIGNED unsigned char head[STAT_FRAME_HEAD_SPAN];
+	uintptr_t cut = from;
 	int reads = 0;
 
 	stat_frame_forget(reader);
@@ -156,6 +153,22 @@ bool stat_frame_count(stat_frame_reader *reader, const stat_frame_globals *globa
 
 			reads += 2;
 			if (!stat_frame_page(reader, next_page, next_top, &page, &below)) {
+				return false;
+			}
+			/*
+			 * The pages are copied after the window: if the stack shrank
+			 * under the cut meanwhile (the recursion returned, another call
+			 * went down its place), the frames followed would be another
+			 * stack's under this one's leftovers ("down" 59 times under
+			 * "middle", which recurses 40). The stack still reached above
+			 * the cut, on the same page, when this page was copied (with the
+			 * globals after it): it held until then (a stack shrinks and
+			 * grows from its top), and what the copy holds is its. (A page
+			 * with nothing under the window copies nothing to check.)
+			 */
+			if (page.hi != page.lo && (reader->late_page != globals->page ||
+				(cut >= globals->page && cut < globals->end && reader->late_top <= cut))) {
+				stat_frame_forget(reader);
 				return false;
 			}
 			next_page = below;
@@ -236,7 +249,8 @@ bool stat_frame_count(stat_frame_reader *reader, const stat_frame_globals *globa
 
 /*
  * The depth under the cut from what was learnt before, walking only frames
- * already in memory (window, previous page) until one is known: constant
+ * already in memory (window, previous page, the page under the window)
+ * until one is known: constant
  * cost while the cut stays in the part of the stack counted before. The
  * known frames nearest the root were read again in (3) (anchors_ok): a stack
  * that is new underneath is counted again.
@@ -245,6 +259,7 @@ bool stat_frame_count_known(stat_frame_reader *reader, uintptr_t address, uint32
 {
 	stat_frame_region window = {reader->window_lo, reader->window_hi, reader->window};
 	stat_frame_region lower = {reader->lower_lo, reader->lower_hi, reader->lower};
+	stat_frame_region below = {reader->below_lo, reader->below_hi, reader->below};
 	uint32_t steps = 0;
 
 	if (reader->known_count == 0 || !reader->anchors_ok) {
@@ -257,6 +272,10 @@ bool stat_frame_count_known(stat_frame_reader *reader, uintptr_t address, uint32
 
 		if (!copy) {
 			copy = stat_frame_region_head(&lower, address);
+		}
+		if (!copy) {
+			/* (the page under the window, as the walk read it) */
+			copy = stat_frame_region_head(&below, address);
 		}
 		if (known && copy && known->func == stat_frame_head_func(copy) && known->prev == stat_frame_head_prev(copy)) {
 			*depth = steps + known->depth;

@@ -111,6 +111,14 @@ typedef struct _stat_frame_found {
 	bool      head_known;   /* copied in this walk (not taken from `known`, which keeps no `call`) */
 	bool      later;        /* copied by a read after the window's (stat_frame_reader.at_later) */
 	bool      still;        /* ... while the frame current at (1) still ran (stat_frame_reader.at_still) */
+	uint64_t  read;         /* the read that copied it (stat_frame_reader.serial then) */
+	/*
+	 * Copied at its callee's moment: in the same read as the frame before it
+	 * on the walk, or by a read that copied that frame's head again unchanged
+	 * (the call is still there), or while the frame current at (1) still ran;
+	 * only then does its opline say which call it was making (frame_chain.c).
+	 */
+	bool      joined;
 	bool      have_line;    /* after (3): op holds this frame's opline */
 	uintptr_t generator;    /* a generator's frame: its zend_generator (0: none, or taken from `known`) */
 	uintptr_t generator_frame; /* that generator's execute_data, read in (3): must still be `address` */
@@ -174,6 +182,13 @@ struct _stat_frame_reader {
 	uintptr_t        globals;
 	/* R at reset: &heap->size (then peak), or 0 when the layout did not check out; S reads it in (1) */
 	uintptr_t        heap;
+	/*
+	 * R at reset: where the kernel keeps the CPU the request thread runs on
+	 * (its rseq area's cpu_id; 0: none); S copies it into `cpu` in (1)
+	 * (UINT32_MAX: not read)
+	 */
+	uintptr_t        cpu_at;
+	uint32_t         cpu;
 	/* R at reset: opcache's JIT runs: oplines may be stale (S keeps such a frame, without a line) */
 	bool             jit;
 	/* R at create: Fiber::suspend(), the only call that detaches a fiber's stack (0: no Fiber class) */
@@ -196,12 +211,16 @@ struct _stat_frame_reader {
 	stat_frame_globals last;
 	/* S: counted here, added to the shared counters and zeroed once per stat_frame_read */
 	uint64_t         reads, hits, misses;
+	/* S: every read ever made, counted: a copy is known by the read that made it (never zeroed) */
+	uint64_t         serial;
 	/* bytes of the page's top a window takes (STAT_FRAME_WINDOW_STEP steps, WINDOW_MIN .. MAX): R at create, S after a walk */
 	size_t           window_size;
 	/* STAT_FRAME_WINDOW_MAX, then scratch for one frame read alone (stat_frame_at); R allocates */
 	unsigned char   *window;
 	/* S: the engine range the window holds, window[0] at window_lo; 0, 0: none (nor lower, below used) */
 	uintptr_t        window_lo, window_hi;
+	/* S: the reads that copied the window and, in (1), the heap guesses (their `serial`) */
+	uint64_t         window_read, guess_read;
 	/*
 	 * The top of the previous VM stack page, when the stack continues there
 	 * (frame_window.c), all written by S: lower (STAT_FRAME_WINDOW_MAX
@@ -220,6 +239,8 @@ struct _stat_frame_reader {
 	uintptr_t        lower_lo, lower_hi;
 	bool             lower_later; /* lower was read after the window, on its own (not in the same read) */
 	bool             lower_still; /* ... and the frame current at (1) still ran then (stat_frame_read_late) */
+	uint64_t         lower_read;  /* the read that copied lower (its `serial`) */
+	uintptr_t        lower_witness; /* the frame whose head that read copied again unchanged (0: none) */
 	uintptr_t        page, page_prev, page_prev_top;
 	size_t           lower_size;
 	struct {
@@ -236,6 +257,8 @@ struct _stat_frame_reader {
 	unsigned char   *below;
 	uintptr_t        below_lo, below_hi;
 	bool             below_still; /* the frame current at (1) still ran when below was read (stat_frame_read_late) */
+	uint64_t         below_read;  /* the read that copied below (its `serial`) */
+	uintptr_t        below_witness; /* the frame whose head that read copied again unchanged (0: none) */
 	/*
 	 * Frames under the cut of a truncated stack, learnt by counting them
 	 * once (S, stat_frame_count) and used by the request's later samples
@@ -263,7 +286,18 @@ struct _stat_frame_reader {
 	bool             at_later;
 	/* S: the frame current at (1) was still current when the frame stat_frame_at last gave was read (stat_frame_read_late) */
 	bool             at_still;
+	/* S: the read that copied the frame stat_frame_at last gave, and whether it copied the caller's callee again unchanged */
+	uint64_t         at_read;
+	bool             at_witnessed;
+	/*
+	 * S: what the last stat_frame_read_late found: the frame current at (1)
+	 * still ran, at the same top; the witness it was given (a callee of what
+	 * it copied) was there unchanged
+	 */
 	bool             late_still;
+	bool             late_witnessed;
+	/* S: the stack's top and page as the last stat_frame_read_late read them with the globals (0: not read) */
+	uintptr_t        late_top, late_page;
 	/*
 	 * S: heap spans read on their own by this sample (guess_next, to be
 	 * guessed by the next), and those guessed by this one (guess, copied
@@ -355,6 +389,7 @@ static inline uintptr_t stat_frame_head_opline(const unsigned char *head)
 static inline ssize_t stat_frame_readv(stat_frame_reader *reader, struct iovec *local, struct iovec *remote, unsigned long count)
 {
 	reader->reads++;
+	reader->serial++;
 	return process_vm_readv(reader->pid, local, count, remote, count, 0);
 }
 
@@ -373,23 +408,52 @@ static inline bool stat_frame_read_one(stat_frame_reader *reader, void *to, uint
  * then. If it was, it ran from (1) to this read, and so did every frame
  * under it (calls return in order; a generator cannot end while the code it
  * runs or delegates to runs): what this read copied of them is that stack.
+ * `witness`, when given, is the frame the walk came from (its callee): its
+ * head is copied again between the two, and reader->late_witnessed says
+ * whether it was still that call (function and caller), which makes the
+ * caller's copy one of the moment it was making that call.
  */
-static inline bool stat_frame_read_late(stat_frame_reader *reader, void *to, uintptr_t from, size_t length)
+static inline bool stat_frame_read_late(stat_frame_reader *reader, void *to, uintptr_t from, size_t length,
+	const stat_frame_found *witness)
 {
 	stat_frame_globals globals;
-	struct iovec local[2] = {{to, length}, {&globals, sizeof(globals)}};
-	struct iovec remote[2] = {{(void *) from, length}, {(void *) reader->globals, sizeof(globals)}};
+	STAT_FRAME_ALIGNED unsigned char head[STAT_FRAME_HEAD_SPAN];
+	struct iovec local[3], remote[3];
+	unsigned long count = 0;
+	size_t want = length;
 	ssize_t got;
 
-	reader->late_still = false;
+	reader->late_still = reader->late_witnessed = false;
+	reader->late_top = reader->late_page = 0;
 	if (from == 0) {
 		return false;
 	}
-	got = stat_frame_readv(reader, local, remote, 2);
+	local[count].iov_base = to;
+	remote[count].iov_base = (void *) from;
+	local[count].iov_len = remote[count].iov_len = length;
+	count++;
+	if (witness) {
+		local[count].iov_base = head;
+		remote[count].iov_base = (void *) (witness->address + STAT_FRAME_HEAD_FROM);
+		local[count].iov_len = remote[count].iov_len = sizeof(head);
+		count++;
+		want += sizeof(head);
+	}
+	local[count].iov_base = &globals;
+	remote[count].iov_base = (void *) reader->globals;
+	local[count].iov_len = remote[count].iov_len = sizeof(globals);
+	count++;
+	got = stat_frame_readv(reader, local, remote, count);
 	if (got < (ssize_t) length) {
 		return false;
 	}
-	reader->late_still = got == (ssize_t) (length + sizeof(globals)) &&
+	reader->late_witnessed = witness && got >= (ssize_t) want &&
+		stat_frame_head_func(head) == witness->func && stat_frame_head_prev(head) == witness->prev;
+	if (got == (ssize_t) (want + sizeof(globals))) {
+		reader->late_top = globals.top;
+		reader->late_page = globals.page;
+	}
+	reader->late_still = got == (ssize_t) (want + sizeof(globals)) &&
 		globals.current == reader->last.current && globals.top == reader->last.top && globals.page == reader->last.page;
 	return true;
 }
@@ -475,9 +539,13 @@ typedef enum {
 stat_frame_end stat_frame_chain_end(const stat_frame_reader *reader, uint32_t count);
 /*
  * frame_chain.c: where the stack of found[0 .. count) the program could have
- * had starts: 0, or past frames left from returned calls; UINT32_MAX if that
- * is not among the innermost `inner` (the rest being taken from a count).
+ * had starts: 0, or past frames left from returned calls; STAT_FRAME_CHAIN_OUTER
+ * if that is not among the innermost `inner` (the rest being taken from a
+ * count: what was learnt is stale), STAT_FRAME_CHAIN_LATE if it is a frame
+ * read after the frames above it (the sample cannot be taken from this copy).
  */
+#define STAT_FRAME_CHAIN_OUTER UINT32_MAX
+#define STAT_FRAME_CHAIN_LATE  (UINT32_MAX - 1)
 uint32_t stat_frame_chain(const stat_frame_reader *reader, uint32_t count, uint32_t inner);
 /* frame_chain.c: whether the innermost frame copied fits the stack's top that (1) read with the current frame. */
 bool stat_frame_leaf_current(const stat_frame_reader *reader);
@@ -513,9 +581,13 @@ unsigned long stat_frame_window_guess(stat_frame_reader *reader, stat_frame_glob
 /* frame_window.c: whether the guessed window holds what a window read now would. */
 bool stat_frame_window_fits(const stat_frame_reader *reader, const stat_frame_globals *guess,
 	const struct iovec *remote, const stat_frame_globals *globals);
-/* frame_window.c: the frame at address, from a copy or one extra read (into `into` when given). */
+/*
+ * frame_window.c: the frame at address, from a copy or one extra read (into
+ * `into` when given); `callee`, the frame the walk came from (NULL: none),
+ * is copied again by a read made for it (reader->at_witnessed).
+ */
 const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_frame_globals *globals,
-	uintptr_t address, unsigned char *into, size_t bytes, int *extra);
+	uintptr_t address, unsigned char *into, size_t bytes, const stat_frame_found *callee, int *extra);
 /* frame_window.c: the window's copy of [address, address + length), or NULL when it does not hold all of it. */
 const unsigned char *stat_frame_window_copy(const stat_frame_reader *reader, uintptr_t address, size_t length);
 /* frame_window.c: plan the copies of the heap spans the last sample read on their own, to read with (1); iovecs used. */

@@ -2,18 +2,26 @@
  * frame_window.c: the frame reader's copies of the VM stack (read (2)).
  *
  * The window is the top of the current VM stack page, where the innermost
- * frames are, read in bulk in one iovec (upwards: each caller just before
- * its callees), its size adapted to the stack seen before, followed in the
- * same call by the executor globals again (reader->after); it may be guessed
- * from the last sample and read with the executor globals in one call; it is read also when the
- * current frame is a generator's (on the heap: its resumer and callers are
- * at the page's top). When the stack continues on the previous page, that
- * page's top (`lower`) is read with it once learnt; deeper frames on this
- * page come from `below`; a frame on a page further down the chain is found
- * among the pages learnt for the current one (a header read each, once) and
- * that page copied into `lower` in one read. A frame found in none of them
- * (a generator's) costs one read; all these reads are at most
- * STAT_FRAME_EXTRA_READS a sample.
+ * frames are, read in bulk in one iovec, its size adapted to the stack seen
+ * before, followed in the same call by the executor globals again
+ * (reader->after). It is guessed
+ * from the last sample and read in (1) with the executor globals before it
+ * (stat_frame_window_guess), or read in (2) for the stack as (1) found it;
+ * it is read also when the current frame is a generator's (on the heap: its
+ * resumer and callers are at the page's top). When the stack continues on
+ * the previous page, that page's top (`lower`) is read with it once learnt;
+ * deeper frames on this page come from `below`; a frame on a page further
+ * down the chain is found among the pages learnt for the current one (a
+ * header read each, once) and that page copied into `lower` in one read. A
+ * frame found in none of them (a generator's, on the heap) costs one read;
+ * all these reads are at most STAT_FRAME_EXTRA_READS a sample.
+ *
+ * Heap guesses: the generator frames and objects a sample had to read on
+ * their own (at most STAT_FRAME_HEAP_GUESSES, the most lately read first)
+ * are copied by the next sample's (1) with its window, so that a loop over
+ * yield from costs one read, not one per generator, and its frames are of
+ * the window's moment. A guess whose copy failed (freed) is dropped; all are
+ * dropped at reset.
  *
  * Invariants: window_lo .. window_hi (and lower_*, below_*) describe exactly
  * what the buffers hold from this sample's reads, empty otherwise; a frame
@@ -31,11 +39,6 @@
 
 #include "frame_internal.h"
 
-/*
- * (2) Read the top of the current VM stack page, where the innermost frames
- * are, and, when the stack continues on the previous page (whose top we
- * learnt before), the top of that page too, in the same call.
- */
 /*
  * Whether the current frame lies off the current VM stack page altogether:
  * a generator's, which lives on the heap; the frames under it (the one that
@@ -77,10 +80,9 @@ static unsigned long stat_frame_window_plan(stat_frame_reader *reader, const sta
 	}
 
 	/*
-	 * One iovec, copied upwards: each caller is copied just before its
-	 * callees, so a callee copied right after its caller's frame, at the
-	 * address where that caller's calls begin, is that caller's latest call
-	 * (frame_chain.c).
+	 * One iovec: the kernel copies it a cache line at a time, in no set
+	 * order, so the frames in it are not all of one moment (frame_chain.c
+	 * judges them).
 	 */
 	local[0].iov_base = reader->window;
 	local[0].iov_len = hi - lo;
@@ -120,6 +122,7 @@ void stat_frame_window_take(stat_frame_reader *reader, uintptr_t top,
 	}
 	reader->window_lo = (uintptr_t) remote[0].iov_base;
 	reader->window_hi = reader->window_lo + local[0].iov_len;
+	reader->window_read = reader->serial;
 	if (reader->window_hi > top) {
 		/* a window read ahead of the stack: what lies above the top is not frames */
 		reader->window_hi = top;
@@ -128,6 +131,8 @@ void stat_frame_window_take(stat_frame_reader *reader, uintptr_t top,
 		reader->lower_lo = (uintptr_t) remote[1].iov_base;
 		reader->lower_hi = reader->lower_lo + local[1].iov_len;
 		reader->lower_later = false;
+		reader->lower_read = reader->serial;
+		reader->lower_witness = 0;
 	}
 }
 
@@ -220,7 +225,9 @@ const unsigned char *stat_frame_heap_copy(const stat_frame_reader *reader, uintp
 	uint32_t i;
 
 	for (i = 0; reader->guess_copied && i < reader->guess_count; i++) {
+		/* (at an aligned offset only: the copy is viewed as a frame there) */
 		if (address >= reader->guess[i].address && address - reader->guess[i].address <= reader->guess[i].length &&
+			stat_frame_aligned(address - reader->guess[i].address) &&
 			reader->guess[i].length - (address - reader->guess[i].address) >= length) {
 			return reader->guess_copy[i] + (address - reader->guess[i].address);
 		}
@@ -236,6 +243,10 @@ void stat_frame_heap_failed(stat_frame_reader *reader, const struct iovec *local
 
 	for (i = 0; i < before; i++) {
 		at += local[i].iov_len;
+	}
+	if (at > got) {
+		/* (the read stopped before them: they say nothing) */
+		return;
 	}
 	for (k = 0; k < reader->guess_count; k++) {
 		at += reader->guess[k].length;
@@ -314,7 +325,8 @@ static void stat_frame_lower_learn(stat_frame_reader *reader, const stat_frame_g
  * `size` bytes under the top, or as much as a window holds) to its top;
  * whether it read (not when the address is not on that page).
  */
-static bool stat_frame_lower_read(stat_frame_reader *reader, uintptr_t page, uintptr_t top, size_t size, uintptr_t address)
+static bool stat_frame_lower_read(stat_frame_reader *reader, uintptr_t page, uintptr_t top, size_t size, uintptr_t address,
+	const stat_frame_found *callee)
 {
 	uintptr_t prev_lo = page + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval), from;
 
@@ -331,9 +343,11 @@ static bool stat_frame_lower_read(stat_frame_reader *reader, uintptr_t page, uin
 	}
 	/* the buffer is overwritten from here on: a read that fails half-way must leave no range describing it */
 	reader->lower_lo = reader->lower_hi = 0;
-	if (stat_frame_read_late(reader, reader->lower, from, top - from)) {
+	if (stat_frame_read_late(reader, reader->lower, from, top - from, callee)) {
 		reader->lower_later = true;
 		reader->lower_still = reader->late_still;
+		reader->lower_read = reader->serial;
+		reader->lower_witness = reader->late_witnessed ? callee->address : 0;
 		reader->lower_lo = from;
 		reader->lower_hi = top;
 	}
@@ -345,9 +359,9 @@ static bool stat_frame_lower_read(stat_frame_reader *reader, uintptr_t page, uin
  * whether it read (not when the address is not on that page, or there is
  * none: a fiber's stack has no previous page under its first).
  */
-static bool stat_frame_lower(stat_frame_reader *reader, uintptr_t address)
+static bool stat_frame_lower(stat_frame_reader *reader, uintptr_t address, const stat_frame_found *callee)
 {
-	return stat_frame_lower_read(reader, reader->page_prev, reader->page_prev_top, reader->lower_size, address);
+	return stat_frame_lower_read(reader, reader->page_prev, reader->page_prev_top, reader->lower_size, address, callee);
 }
 
 /*
@@ -360,12 +374,12 @@ static bool stat_frame_lower(stat_frame_reader *reader, uintptr_t address)
  * (a generator's, on the heap; the main stack under a fiber's) learns the
  * rest of the chain once, then costs nothing here.
  */
-static bool stat_frame_deep(stat_frame_reader *reader, uintptr_t address, int *extra)
+static bool stat_frame_deep(stat_frame_reader *reader, uintptr_t address, const stat_frame_found *callee, int *extra)
 {
 	uint32_t i;
 
 	for (i = 0; i < reader->deep_count; i++) {
-		if (stat_frame_lower_read(reader, reader->deep[i].page, reader->deep[i].top, STAT_FRAME_WINDOW_MAX, address)) {
+		if (stat_frame_lower_read(reader, reader->deep[i].page, reader->deep[i].top, STAT_FRAME_WINDOW_MAX, address, callee)) {
 			(*extra)++;
 			return true;
 		}
@@ -383,7 +397,7 @@ static bool stat_frame_deep(stat_frame_reader *reader, uintptr_t address, int *e
 		reader->deep[reader->deep_count].top = (uintptr_t) header.top;
 		reader->deep_count++;
 		reader->deep_next = stat_frame_page_link(&header);
-		if (stat_frame_lower_read(reader, page, (uintptr_t) header.top, STAT_FRAME_WINDOW_MAX, address)) {
+		if (stat_frame_lower_read(reader, page, (uintptr_t) header.top, STAT_FRAME_WINDOW_MAX, address, callee)) {
 			(*extra)++;
 			return true;
 		}
@@ -391,9 +405,14 @@ static bool stat_frame_deep(stat_frame_reader *reader, uintptr_t address, int *e
 	return false;
 }
 
-/* The frame at address: from the window or the previous page's top, or one extra read into `into`. */
+/*
+ * The frame at address: from the window or the previous page's top, or one
+ * extra read into `into`; each read made here copies `callee` (the frame the
+ * walk came from, NULL: none) again, to say whether the frame copied is of
+ * the moment that call was made from it (at_witnessed).
+ */
 const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_frame_globals *globals,
-	uintptr_t address, unsigned char *into, size_t bytes, int *extra)
+	uintptr_t address, unsigned char *into, size_t bytes, const stat_frame_found *callee, int *extra)
 {
 	uintptr_t page_lo = globals->page + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
 	const unsigned char *copy = NULL;
@@ -404,27 +423,37 @@ const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_fra
 	}
 
 	reader->at_later = true;
-	reader->at_still = false;
+	reader->at_still = reader->at_witnessed = false;
+	reader->at_read = 0;
 	if (stat_frame_within(address, reader->window_lo, reader->window_hi)) {
 		copy = reader->window + (address - reader->window_lo);
 		available = reader->window_hi - address;
 		reader->at_later = false;
+		reader->at_read = reader->window_read;
 	} else if (reader->window_hi && address >= page_lo && address < reader->window_lo && !into) {
 		/* deeper on this page than the window reached: one read of the page under it */
 		if (!stat_frame_within(address, reader->below_lo, reader->below_hi)) {
-			uintptr_t from = reader->window_lo - page_lo > STAT_FRAME_WINDOW_MAX ? reader->window_lo - STAT_FRAME_WINDOW_MAX : page_lo;
+			/*
+			 * (up to a frame's size into the window: a frame across its lower
+			 * end is copied whole, in the same read as its callers)
+			 */
+			uintptr_t hi = reader->window_hi - reader->window_lo > sizeof(zend_execute_data)
+				? reader->window_lo + sizeof(zend_execute_data) : reader->window_hi;
+			uintptr_t from = hi - page_lo > STAT_FRAME_WINDOW_MAX ? hi - STAT_FRAME_WINDOW_MAX : page_lo;
 
 			if (from > address) {
 				from = address;
 			}
-			if (reader->window_lo - from <= STAT_FRAME_WINDOW_MAX && *extra < STAT_FRAME_EXTRA_READS) {
+			if (hi - from <= STAT_FRAME_WINDOW_MAX && *extra < STAT_FRAME_EXTRA_READS) {
 				(*extra)++;
 				/* as above: no range may describe a buffer a failed read half overwrote */
 				reader->below_lo = reader->below_hi = 0;
-				if (stat_frame_read_late(reader, reader->below, from, reader->window_lo - from)) {
+				if (stat_frame_read_late(reader, reader->below, from, hi - from, callee)) {
 					reader->below_still = reader->late_still;
+					reader->below_read = reader->serial;
+					reader->below_witness = reader->late_witnessed ? callee->address : 0;
 					reader->below_lo = from;
-					reader->below_hi = reader->window_lo;
+					reader->below_hi = hi;
 				}
 			}
 		}
@@ -432,6 +461,8 @@ const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_fra
 			copy = reader->below + (address - reader->below_lo);
 			available = reader->below_hi - address;
 			reader->at_still = reader->below_still;
+			reader->at_read = reader->below_read;
+			reader->at_witnessed = callee && reader->below_witness == callee->address;
 		}
 	} else if (reader->window_hi && (address < page_lo || address >= globals->top) && !into) {
 		/* off the current page: the top of the previous one */
@@ -442,10 +473,10 @@ const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_fra
 				stat_frame_lower_learn(reader, globals);
 			}
 			/* (a frame not on the previous page costs its own read below, not two) */
-			if (stat_frame_lower(reader, address)) {
+			if (stat_frame_lower(reader, address, callee)) {
 				(*extra)++;
 			} else if (*extra < STAT_FRAME_EXTRA_READS) {
-				stat_frame_deep(reader, address, extra);
+				stat_frame_deep(reader, address, callee, extra);
 			}
 		}
 		if (stat_frame_within(address, reader->lower_lo, reader->lower_hi)) {
@@ -453,6 +484,8 @@ const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_fra
 			available = reader->lower_hi - address;
 			reader->at_later = reader->lower_later;
 			reader->at_still = reader->lower_still;
+			reader->at_read = reader->lower_read;
+			reader->at_witnessed = callee && reader->lower_witness == callee->address;
 		}
 	}
 
@@ -460,6 +493,7 @@ const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_fra
 		/* a generator's frame, guessed from the last sample: copied with the window, at the same moment */
 		available = sizeof(zend_execute_data);
 		reader->at_later = false;
+		reader->at_read = reader->guess_read;
 	}
 	if (copy) {
 		if (into) {
@@ -475,18 +509,22 @@ const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_fra
 	(*extra)++;
 
 	if (into) {
-		if (!stat_frame_read_late(reader, into, address, bytes)) {
+		if (!stat_frame_read_late(reader, into, address, bytes, callee)) {
 			return NULL;
 		}
 		reader->at_still = reader->late_still;
+		reader->at_read = reader->serial;
+		reader->at_witnessed = reader->late_witnessed;
 		return (const zend_execute_data *) into;
 	}
 
 	/* reuse the tail of the window buffer as scratch for one frame */
-	if (!stat_frame_read_late(reader, reader->window + STAT_FRAME_WINDOW_MAX, address, sizeof(zend_execute_data))) {
+	if (!stat_frame_read_late(reader, reader->window + STAT_FRAME_WINDOW_MAX, address, sizeof(zend_execute_data), callee)) {
 		return NULL;
 	}
 	reader->at_still = reader->late_still;
+	reader->at_read = reader->serial;
+	reader->at_witnessed = reader->late_witnessed;
 	return (const zend_execute_data *) (reader->window + STAT_FRAME_WINDOW_MAX);
 }
 

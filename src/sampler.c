@@ -44,6 +44,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,7 +102,84 @@ struct _stat_sampler {
 	pid_t              tid;             /* R: the request thread */
 	int                task_stat;       /* R opens: its /proc/self/task/TID/stat (its scheduling state), or -1; S reads */
 	uint64_t           random;          /* S: the state that draws the phase of each request's first tick (seeded by R at creation) */
+	int                follow;          /* S: the CPU the thread was last moved to (-1: none; -2: it does not follow) */
 };
+
+/*
+ * Sampler thread: run on the CPU the request thread runs on (as the last
+ * sample saw it, stat_frame_reader_cpu). There, while the sampler runs, PHP
+ * does not: the frames are copied from an executor that stands still, not
+ * from one running on another CPU, which changes them while they are copied
+ * (measured, 2 CPUs: a deep recursion had 26% of the samples for 60% of
+ * the time, its samples failing and taken again once it had returned; a
+ * fiber's resumer read after the fiber had suspended). A move (one system
+ * call) only when the request thread moved. Its short slice
+ * (stat_sampler_short_slice) lets the scheduler run it there as soon as it
+ * wakes, before PHP; where the kernel does not keep that slice it would wait
+ * for PHP to block, which biases the wall clock, and it does not follow.
+ */
+static void stat_sampler_follow(stat_sampler *sampler)
+{
+	uint32_t cpu = stat_frame_reader_cpu(sampler->reader);
+	cpu_set_t set;
+
+	if (sampler->follow == -2 || cpu >= CPU_SETSIZE || (int) cpu == sampler->follow) {
+		return;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	/* (tried once for each CPU the request thread moves to: one that is not allowed is not asked for again) */
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	sampler->follow = (int) cpu;
+}
+
+/* struct sched_attr of sched_setattr(2) (its first version: glibc before 2.41 has no wrapper) */
+typedef struct _stat_sched_attr {
+	uint32_t size;
+	uint32_t policy;
+	uint64_t flags;
+	int32_t  nice;
+	uint32_t priority;
+	uint64_t runtime;
+	uint64_t deadline;
+	uint64_t period;
+} stat_sched_attr;
+
+#define STAT_SAMPLER_SLICE_NS 100000
+
+/*
+ * Sampler thread, once: ask for a scheduler slice of 100 us (its policy and
+ * nice kept), and say whether the kernel keeps it. Woken on PHP's CPU, the
+ * sampler must run at once: a tick put off until PHP blocks is taken in the
+ * wait (a loop of 2 ms of CPU and 2 ms of usleep() had 77% of its
+ * wall-clock samples in usleep(), 52% with the short slice). Linux 6.12 and
+ * later (EEVDF) let a thread with a shorter slice than the running one
+ * preempt it on wake-up, taking no more CPU than before, and sched_getattr
+ * then reports the slice; earlier kernels ignore it, and there the sampler
+ * does not follow PHP's CPU (stat_sampler_follow).
+ */
+static bool stat_sampler_short_slice(void)
+{
+#if defined(SYS_sched_getattr) && defined(SYS_sched_setattr)
+	stat_sched_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	if (syscall(SYS_sched_getattr, 0, &attr, (unsigned int) sizeof(attr), 0) != 0 ||
+		(attr.policy != SCHED_OTHER && attr.policy != SCHED_BATCH)) {
+		return false;
+	}
+	attr.size = sizeof(attr);
+	attr.runtime = STAT_SAMPLER_SLICE_NS;
+	if (syscall(SYS_sched_setattr, 0, &attr, 0) != 0) {
+		return false;
+	}
+	memset(&attr, 0, sizeof(attr));
+	return syscall(SYS_sched_getattr, 0, &attr, (unsigned int) sizeof(attr), 0) == 0 &&
+		attr.runtime == STAT_SAMPLER_SLICE_NS;
+#else
+	return false;
+#endif
+}
 
 static void stat_sampler_wake(stat_sampler *sampler);
 
@@ -120,6 +198,7 @@ stat_sampler *stat_sampler_create(void)
 	sampler->reader = stat_frame_reader_create();
 	sampler->place = -1;
 	sampler->task_stat = -1;
+	sampler->follow = -1;
 	if (!sampler->sample || !sampler->reader) {
 		stat_sampler_free(sampler);
 		return NULL;
@@ -222,6 +301,7 @@ static void stat_sampler_tick(stat_sampler *sampler, uint8_t clock)
 	if (stack > sampler->stack_capacity) {
 		stack = sampler->stack_capacity;
 	}
+	stat_sampler_follow(sampler);
 	if (!stat_frame_read(sampler->reader, sample, (uint32_t) stack, arginfo)) {
 		stat_atomic_inc(STAT_COUNTER(samples_failed));
 		return;
@@ -352,8 +432,8 @@ static void stat_sampler_run(stat_sampler *sampler)
 {
 	uint64_t interval = stat_atomic_load_relaxed(&stat_memory->live.interval) * STAT_NS_PER_USEC;
 	uint64_t phase = stat_sampler_phase(sampler, interval);
-	/* on the wall clock, the interval that begins now; its tick at a random moment of it */
-	uint64_t last = stat_clock_now(), next = last + phase, cpu_last = 0, idle = 0;
+	/* on the wall clock, the interval that begins now (`last`, `length` long); its tick at a random moment of it */
+	uint64_t last = stat_clock_now(), next = last + phase, length = interval, cpu_last = 0, idle = 0;
 
 	while (stat_atomic_load_u32(&sampler->state) == STAT_SAMPLER_RUN) {
 		uint64_t now;
@@ -364,13 +444,16 @@ static void stat_sampler_run(stat_sampler *sampler)
 			/* back on the wall clock, the intervals count from now */
 			last = stat_clock_now();
 			next = last + stat_sampler_phase(sampler, interval);
+			length = interval;
 			continue;
 		}
 		cpu_last = 0;
 		idle = 0;
-		if (next >= last + interval) {
-			/* (a shorter interval sent by control: a moment of the interval that is now this long) */
+		if (interval != length) {
+			/* another interval sent by control: the intervals begin again now, with a tick in the first */
+			last = stat_clock_now();
 			next = last + stat_sampler_phase(sampler, interval);
+			length = interval;
 		}
 
 		/*
@@ -417,6 +500,8 @@ static void *stat_sampler_main(void *argument)
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	/* what top -H, ps -L and /proc/PID/task/TID/comm show */
 	prctl(PR_SET_NAME, "stat sampler", 0, 0, 0);
+	/* (-2: it would not run at once there, so it stays where the scheduler puts it) */
+	sampler->follow = stat_sampler_short_slice() ? -1 : -2;
 
 	for (;;) {
 		uint32_t state = stat_atomic_load_u32(&sampler->state);

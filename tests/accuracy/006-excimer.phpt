@@ -1,5 +1,5 @@
 --TEST--
-accuracy: stat and Excimer (EXCIMER_REAL, 100 us) profile one workload in the same run (short internal calls, recursion cut at stat.stack, generators, callbacks): the inclusive shares of its user functions agree within 2 points on average and 4 at most
+accuracy: stat and Excimer (EXCIMER_REAL, 100 us) profile one workload in the same run (short internal calls, recursion cut at stat.stack, generators, callbacks): the inclusive shares of its user functions agree within 2 points on average and 4 at most (but for a function whose calls last less than Excimer's sampling can see), and stat's shares of the parts are within 3 points of their time (hrtime)
 --SKIPIF--
 <?php
 require __DIR__ . '/accuracy.inc';
@@ -12,8 +12,15 @@ stat.control=0
 <?php
 require __DIR__ . '/accuracy.inc';
 
-/* the functions compared: Excimer sees user functions only */
-const FUNCTIONS = ['fa', 'fb', 'fd', 'work', 'down', 'deep', 'numbers', 'looped', 'mapped', 'sorted'];
+/*
+ * The functions compared: Excimer sees user functions only. Not work():
+ * Excimer takes its sample at the engine's next interrupt check (a call, a
+ * loop's jump back), which a call of a few hundred nanoseconds (work(2) in
+ * usort's comparison, work(6) in array_map's callback) has often returned
+ * before: it shows work() some 6 points under stat, whose shares of the
+ * parts that contain it match their time (hrtime) within half a point.
+ */
+const FUNCTIONS = ['fa', 'fb', 'fd', 'down', 'deep', 'numbers', 'looped', 'mapped', 'sorted'];
 
 $script = <<<'PHP'
 <?php
@@ -87,6 +94,11 @@ foreach (FUNCTIONS as $function) {
     $differences[$function] = abs($a - $b);
     if ($differences[$function] > 4) {
         printf("  %s: stat %.1f%%, Excimer %.1f%%\n", $function, $a, $b);
+    }
+}
+foreach ($result['truth'] as $part => $truth) {
+    if (abs($result['profile'][$part] - $truth) > 3) {
+        printf("  %s: stat %.1f%% of the samples, %.1f%% of the time\n", $part, $result['profile'][$part], $truth);
     }
 }
 $mean = array_sum($differences) / count($differences);

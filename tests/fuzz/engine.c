@@ -5,7 +5,8 @@
  *
  * The reader is compiled unchanged against the installed PHP headers; what it
  * takes from the engine at reader_create/reader_reset (where the executor
- * globals are, the heap's head, the JIT settings, Fiber::suspend) and while
+ * globals are, the heap's head, the JIT settings, Fiber's methods, the
+ * table of frameless functions from PHP 8.4) and while
  * reading (zend_ce_generator) resolves here. The executor globals are the
  * real zend_executor_globals type: the fuzzer's image sets their VM stack
  * fields as the engine would. Nothing here is called while a sample is read
@@ -19,6 +20,10 @@
 #include "SAPI.h"
 #include "zend_generators.h"
 #include "zend_fibers.h"
+#include "zend_vm_opcodes.h"
+#ifdef ZEND_FRAMELESS_ICALL_0
+# include "zend_frameless_function.h"
+#endif
 
 #include "engine.h"
 
@@ -29,17 +34,31 @@ SAPI_API sapi_module_struct sapi_module = {.name = "cli"};
 ZEND_API zend_class_entry *zend_ce_generator;
 ZEND_API zend_class_entry *zend_ce_fiber;
 
+#ifdef ZEND_FRAMELESS_ICALL_0
+/* (PHP 8.4+) none registered: the image makes no frameless calls, and the reader looks for none (frame_frameless.c) */
+ZEND_API zend_function **zend_flf_functions;
+#endif
+
 stat_fuzz_engine stat_fuzz_engine_state;
 
-/* The one lookup frame.c makes: Fiber::suspend in Fiber's function table. */
+/* The lookups frame.c makes: Fiber's methods in Fiber's function table. */
 ZEND_API zval *ZEND_FASTCALL zend_hash_str_find(const HashTable *ht, const char *key, size_t length)
 {
+	const struct {
+		const char *name;
+		void       *func;
+	} methods[] = {
+		{"suspend", stat_fuzz_engine_state.fiber_suspend}, {"start", stat_fuzz_engine_state.fiber_start},
+		{"resume", stat_fuzz_engine_state.fiber_resume}, {"throw", stat_fuzz_engine_state.fiber_throw},
+	};
 	static zval found;
+	size_t i;
 
-	if (zend_ce_fiber && ht == &zend_ce_fiber->function_table && length == sizeof("suspend") - 1 &&
-		!memcmp(key, "suspend", length) && stat_fuzz_engine_state.fiber_suspend) {
-		ZVAL_PTR(&found, stat_fuzz_engine_state.fiber_suspend);
-		return &found;
+	for (i = 0; zend_ce_fiber && ht == &zend_ce_fiber->function_table && i < sizeof(methods) / sizeof(methods[0]); i++) {
+		if (length == strlen(methods[i].name) && !memcmp(key, methods[i].name, length) && methods[i].func) {
+			ZVAL_PTR(&found, methods[i].func);
+			return &found;
+		}
 	}
 	return NULL;
 }

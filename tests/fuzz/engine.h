@@ -1,7 +1,7 @@
 /*
  * engine.h: what the frame reader's fuzzer sets for the engine stand-ins
  * (engine.c): the heap's head the reader checks at reset, whether opcache's
- * JIT runs, and Fiber::suspend. Single-threaded.
+ * JIT runs, and Fiber's methods. Single-threaded.
  */
 #ifndef STAT_FUZZ_ENGINE_H
 #define STAT_FUZZ_ENGINE_H
@@ -20,7 +20,8 @@ typedef struct _stat_fuzz_heap {
 typedef struct _stat_fuzz_engine {
 	stat_fuzz_heap heap;
 	bool           jit;
-	void          *fiber_suspend; /* the zend_function of Fiber::suspend */
+	/* the zend_functions of Fiber::suspend, and of start, resume and throw (which call a fiber's entry) */
+	void          *fiber_suspend, *fiber_start, *fiber_resume, *fiber_throw;
 } stat_fuzz_engine;
 
 extern stat_fuzz_engine stat_fuzz_engine_state;

@@ -14,6 +14,18 @@
  * over a stack of their own), op arrays with oplines, class entries and
  * zend_strings with their hashes. The reader reads it with pid = getpid().
  *
+ * The frames are laid as the engine lays them, for the reader judges each
+ * copy by what the engine guarantees (src/frame_chain.c) and restarts or
+ * drops a stack that breaks it: a call made by PHP code (no ZEND_CALL_TOP)
+ * has a user function for its caller, standing at the opcode that made it
+ * (DO_UCALL, DO_ICALL, DO_FCALL, DO_FCALL_BY_NAME; INCLUDE_OR_EVAL for
+ * eval'd code and included files), and lies above the caller's frame and
+ * the calls the caller has set up and not made yet (EX(call): f's frame
+ * waiting under g's in f(g())); a call made from C (a callback, a fiber's
+ * function) has ZEND_CALL_TOP; a fiber's entry is called by Fiber::start,
+ * resume or throw; the innermost frame ends where the stack's top is (a
+ * user function's may have calls set up above it).
+ *
  * One input: its first 8 bytes choose the image's shape; the rest is a
  * list of operations: corrupt a byte, a word, a link, a function's field, a
  * string, the globals, a page header or a generator (with values that point
@@ -22,15 +34,19 @@
  *
  * What is asserted (a failure aborts, with what to replay):
  *  - the image as built reads exactly: every frame, name, line, argument,
- *    the depth and true depth of a truncated stack (no valid stack dropped);
+ *    the depth and true depth of a truncated stack (no valid stack dropped
+ *    or cut); eval'd code named as the reader names it, after the frame
+ *    that evaluated it when the sample holds that frame;
  *  - a corrupted image reads either as a counted failure (false) or as a
  *    sample that holds together: depth within stat.stack, a cut inside it
  *    and a true depth beyond it, every name resolving to bytes that are in
- *    the image (or "{closure}", "{fiber}"), no NUL in a name;
+ *    the image or were when the reader copied them (or "{closure}",
+ *    "{fiber}", or eval'd code's name made of one), no NUL in a name;
  *  - the image restored after corrupted reads reads exactly again (the
  *    reader's caches and what it learnt of deep stacks do not outlive the
- *    corruption; a corruption of names, which the engine never does within
- *    a request, is followed by a reset as at a request's start);
+ *    corruption; a corruption of names, or of whether a function is a
+ *    closure, which the engine never does within a request, is followed by
+ *    a reset as at a request's start);
  *  - no crash, no sanitizer report, no hang (a watchdog per input).
  * The reader's copies go through process_vm_readv as in production; reads
  * outside the image's mapping (and the two engine objects engine.c keeps)
@@ -113,6 +129,7 @@ typedef struct {
 	uint32_t    line;                    /* 0: none */
 	uint32_t    start;                   /* a closure's first line, 0: none */
 	bool        user;
+	bool        eval;                    /* eval'd code: its file is named after its caller (expect_at) */
 } fuzz_expect;
 
 typedef struct {
@@ -138,7 +155,10 @@ static struct {
 	fuzz_object    objects[FUZZ_OBJECTS];
 	uint32_t       object_count, by_kind[FUZZ_KINDS];
 	uintptr_t      frames[FUZZ_FRAMES];
+	uint32_t       frame_expect[FUZZ_FRAMES]; /* where each frame is in expect[], as built */
 	uint32_t       frame_count;
+	/* the call each opline of the heap makes (its opcode), 0: none (image_calling) */
+	zend_uchar     calling[FUZZ_HEAP / 8];
 	/* what the image holds, root first while built, then innermost first */
 	fuzz_expect    expect[FUZZ_FRAMES];
 	uint32_t       expect_count;
@@ -156,7 +176,7 @@ static struct {
 	uintptr_t      globals[5];
 	/* the engine's objects */
 	zend_class_entry *fiber_class;
-	zend_function  *fiber_function, *fiber_suspend;
+	zend_function  *fiber_function, *fiber_suspend, *fiber_start, *fiber_resume, *fiber_throw;
 } image;
 
 static struct {
@@ -206,6 +226,25 @@ static uint32_t fuzz_below(uint32_t n)
 	return n ? (uint32_t) (fuzz_rng() % n) : 0;
 }
 
+/*
+ * The choices added to the shapes since findings were recorded (the phpt
+ * replays them) come from a stream of their own, seeded from the same
+ * input: the first stream draws what it drew, and a finding's input keeps
+ * its depth, pages and functions.
+ */
+static uint64_t fuzz_more_state;
+
+static uint32_t fuzz_more_below(uint32_t n)
+{
+	uint64_t first = fuzz_rng_state, value;
+
+	fuzz_rng_state = fuzz_more_state;
+	value = fuzz_rng();
+	fuzz_more_state = fuzz_rng_state;
+	fuzz_rng_state = first;
+	return n ? (uint32_t) (value % n) : 0;
+}
+
 /* ---- reads confined to the image ---- */
 
 static bool fuzz_readable(uintptr_t address, size_t length)
@@ -230,6 +269,42 @@ static bool fuzz_readable(uintptr_t address, size_t length)
 }
 
 /*
+ * What the reader copied of the image since it was last reset, in copies no
+ * longer than a name's: a name it keeps (by its function's address and
+ * pointers) may be the bytes a later corruption changed where they lie,
+ * which the engine never does within a request. The oracle places a name
+ * there too (name_in_image).
+ */
+#define FUZZ_COPIED      (16 * 1024 * 1024)
+#define FUZZ_COPIED_SPAN (offsetof(zend_string, val) + STAT_STRING_MAX + 1)
+
+static struct {
+	unsigned char *bytes;
+	size_t         used;
+	bool           full;
+} copied;
+
+static void copied_keep(const struct iovec *local, unsigned long count, ssize_t got)
+{
+	unsigned long i;
+
+	for (i = 0; i < count && got > 0; i++) {
+		size_t length = local[i].iov_len < (size_t) got ? local[i].iov_len : (size_t) got;
+
+		got -= (ssize_t) length;
+		if (local[i].iov_len > FUZZ_COPIED_SPAN || length == 0) {
+			continue;
+		}
+		if (FUZZ_COPIED - copied.used < length) {
+			copied.full = true;
+			return;
+		}
+		memcpy(copied.bytes + copied.used, local[i].iov_base, length);
+		copied.used += length;
+	}
+}
+
+/*
  * The reader's process_vm_readv (-Dprocess_vm_readv=stat_fuzz_process_vm_readv):
  * the real call, for the leading remote ranges inside the image; a range
  * outside ends the copy there, as an unmapped one does (the kernel never
@@ -242,6 +317,7 @@ ssize_t stat_fuzz_process_vm_readv(pid_t pid, const struct iovec *local, unsigne
 	const struct iovec *remote, unsigned long remote_count, unsigned long flags)
 {
 	unsigned long allowed = 0;
+	ssize_t got;
 
 	while (allowed < remote_count &&
 		(remote[allowed].iov_len == 0 || fuzz_readable((uintptr_t) remote[allowed].iov_base, remote[allowed].iov_len))) {
@@ -251,7 +327,9 @@ ssize_t stat_fuzz_process_vm_readv(pid_t pid, const struct iovec *local, unsigne
 		errno = EFAULT;
 		return -1;
 	}
-	return process_vm_readv(pid, local, local_count, remote, allowed, flags);
+	got = process_vm_readv(pid, local, local_count, remote, allowed, flags);
+	copied_keep(local, local_count, got);
+	return got;
 }
 
 /* ---- the image ---- */
@@ -382,6 +460,7 @@ static void image_expect(const zend_function *func, const zend_op *opline)
 	const fuzz_name *name;
 
 	memset(expect, 0, sizeof(*expect));
+	expect->eval = func->type == ZEND_EVAL_CODE;
 	if (func->type == ZEND_INTERNAL_FUNCTION) {
 		name = image_name_of(func->common.function_name);
 		expect->function = name ? name->bytes : "{fiber}";
@@ -468,6 +547,7 @@ static zend_execute_data *image_frame(uintptr_t at, size_t size, zend_function *
 	Z_TYPE_INFO(ex->This) = call_info;
 	ex->This.u2.num_args = num_args;
 	if (image.frame_count < FUZZ_FRAMES) {
+		image.frame_expect[image.frame_count] = image.expect_count;
 		image.frames[image.frame_count++] = at;
 	}
 	image_object(at, size, FUZZ_FRAME);
@@ -493,6 +573,124 @@ static zend_execute_data *image_call(fuzz_chain *chain, zend_function *func, uin
 		opline = &func->op_array.opcodes[fuzz_below(func->op_array.last)];
 	}
 	return image_frame(at, (size_t) slots * sizeof(zval), func, call_info, extra, prev, opline);
+}
+
+/* Where the image keeps the call an opline makes (image.calling). */
+static zend_uchar *opline_calling(const zend_op *opline)
+{
+	return &image.calling[((uintptr_t) opline - (uintptr_t) image.heap) / 8];
+}
+
+/*
+ * Make `caller`, a user frame, stand at the opcode that makes a call of
+ * `callee` without ZEND_CALL_TOP: the VM saves the caller's opline before
+ * it calls, and each call opcode calls one kind of frame (DO_ICALL a
+ * built-in function, DO_UCALL a user one, DO_FCALL and DO_FCALL_BY_NAME
+ * either, INCLUDE_OR_EVAL a file or eval()'d code); a caller elsewhere is
+ * one whose call returned, and the reader starts the stack there. The
+ * frame's opline is its function's, shared with that function's other
+ * frames: an opline that calls a function is made a DO_FCALL when another
+ * caller there calls the other kind, and a frame whose opline calls code
+ * when it calls a function (or the other way) stands at the next opline
+ * that can, its line with it. A function keeps one opline for calls of
+ * functions: false if the caller has none left to evaluate code at.
+ */
+static bool image_calling(zend_execute_data *caller, const zend_function *callee, uint32_t call_info)
+{
+	/* a function the compiler knew (DO_UCALL, DO_ICALL), one named unqualified in a namespace, a dynamic call */
+	static const zend_uchar user[] = {ZEND_DO_UCALL, ZEND_DO_FCALL_BY_NAME, ZEND_DO_FCALL};
+	static const zend_uchar internal[] = {ZEND_DO_ICALL, ZEND_DO_FCALL_BY_NAME, ZEND_DO_FCALL};
+	const zend_op_array *op_array = &caller->func->op_array;
+	bool code = (call_info & ZEND_CALL_CODE) != 0, built_in = callee->type == ZEND_INTERNAL_FUNCTION;
+	uint32_t at = (uint32_t) (caller->opline - op_array->opcodes), functions = 0, i, frame;
+	zend_op *opline = NULL;
+	zend_uchar *calling = NULL;
+
+	if (caller->func->type == ZEND_INTERNAL_FUNCTION || (call_info & ZEND_CALL_TOP)) {
+		fuzz_fail("the image calls without ZEND_CALL_TOP from a built-in function");
+	}
+	for (i = 0; i < op_array->last; i++) {
+		functions += *opline_calling(&op_array->opcodes[i]) != ZEND_INCLUDE_OR_EVAL;
+	}
+	for (i = 0; i < op_array->last && !opline; i++) {
+		zend_op *candidate = &op_array->opcodes[(at + i) % op_array->last];
+		zend_uchar *candidate_calling = opline_calling(candidate);
+
+		if (code ? *candidate_calling == ZEND_INCLUDE_OR_EVAL || (*candidate_calling == 0 && functions > 1)
+			: *candidate_calling != ZEND_INCLUDE_OR_EVAL) {
+			opline = candidate;
+			calling = candidate_calling;
+		}
+	}
+	if (!opline) {
+		return false;
+	}
+
+	if (code) {
+		*calling = ZEND_INCLUDE_OR_EVAL;
+	} else if (*calling == 0) {
+		if (callee->common.scope) {
+			/* a method: looked up at run time, called by DO_FCALL (but by DO_UCALL where opcache resolved it) */
+			*calling = !built_in && fuzz_more_below(4) == 0 ? ZEND_DO_UCALL : ZEND_DO_FCALL;
+		} else {
+			*calling = (built_in ? internal : user)[fuzz_more_below(3)];
+		}
+	} else if ((*calling == ZEND_DO_ICALL && !built_in) || (*calling == ZEND_DO_UCALL && built_in)) {
+		*calling = ZEND_DO_FCALL;
+	}
+	opline->opcode = *calling;
+
+	if (opline != caller->opline) {
+		for (frame = image.frame_count; frame-- > 0 && image.frames[frame] != (uintptr_t) caller;) {
+		}
+		if (frame == UINT32_MAX) {
+			fuzz_fail("the image lost a frame it built");
+		}
+		caller->opline = opline;
+		image.expect[image.frame_expect[frame]].line = opline->lineno;
+	}
+	return true;
+}
+
+/* A call made by PHP code (no ZEND_CALL_TOP) from the user frame `caller`. */
+static zend_execute_data *image_nested(fuzz_chain *chain, zend_function *func, uint32_t call_info,
+	zend_execute_data *caller, uint32_t extra)
+{
+	if (!image_calling(caller, func, call_info)) {
+		fuzz_fail("the image's frame cannot call here");
+	}
+	return image_call(chain, func, call_info, caller, extra);
+}
+
+/*
+ * Up to two calls `caller` has set up (INIT_FCALL and its arguments) and
+ * not made yet: f(g(h())) runs h with the frames of f and g waiting on the
+ * stack, EX(call) naming the last set up and each its predecessor by
+ * prev_execute_data. What `caller` calls next, or the stack's top, lies
+ * above them.
+ */
+static void image_pending(fuzz_chain *chain, zend_execute_data *caller, zend_function *const *pool, uint32_t pool_count)
+{
+	uint32_t count = fuzz_more_below(4) == 0 ? 1 + fuzz_more_below(2) : 0, i;
+
+	for (i = 0; i < count; i++) {
+		zend_function *func = pool[fuzz_more_below(pool_count)];
+		uint32_t num_args = fuzz_more_below(4);
+		uint32_t slots = frame_slots(func, num_args > func->op_array.num_args ? num_args - func->op_array.num_args : 0);
+		uintptr_t at = chain_push(chain, slots);
+		zend_execute_data *call = (zend_execute_data *) at;
+
+		if (!at) {
+			return;
+		}
+		memset(call, 0, (size_t) slots * sizeof(zval));
+		call->func = func;
+		Z_TYPE_INFO(call->This) = ZEND_CALL_NESTED_FUNCTION;
+		call->This.u2.num_args = num_args;
+		call->prev_execute_data = caller->call;
+		caller->call = call;
+		image_object(at, (size_t) slots * sizeof(zval), FUZZ_FRAME);
+	}
 }
 
 /* A generator running func, its frame on the heap, called from prev. */
@@ -586,6 +784,7 @@ static void image_clear(void)
 	int i;
 
 	memset(image.heap, 0, image.heap_used);
+	memset(image.calling, 0, image.heap_used / 8);
 	for (i = 0; i < image.pages_used; i++) {
 		memset(image.page[i], 0, image.page_used[i] > 64 ? image.page_used[i] : 64);
 		image.page_used[i] = 0;
@@ -625,6 +824,7 @@ static void image_build(uint64_t seed)
 
 	image_clear();
 	fuzz_rng_state = seed;
+	fuzz_more_state = ~seed;
 	image.page_size = page_sizes[fuzz_below(4)];
 	stat_fuzz_engine_state.jit = fuzz_below(4) == 0;
 
@@ -634,7 +834,13 @@ static void image_build(uint64_t seed)
 	zend_ce_fiber = image.fiber_class;
 	image.fiber_function = image_internal_function(NULL, NULL);
 	image.fiber_suspend = image_internal_function("suspend", image.fiber_class);
+	image.fiber_start = image_internal_function("start", image.fiber_class);
+	image.fiber_resume = image_internal_function("resume", image.fiber_class);
+	image.fiber_throw = image_internal_function("throw", image.fiber_class);
 	stat_fuzz_engine_state.fiber_suspend = image.fiber_suspend;
+	stat_fuzz_engine_state.fiber_start = image.fiber_start;
+	stat_fuzz_engine_state.fiber_resume = image.fiber_resume;
+	stat_fuzz_engine_state.fiber_throw = image.fiber_throw;
 
 	files[0] = image_string("/srv/app/public/index.php", sizeof("/srv/app/public/index.php") - 1, true);
 	files[1] = image_string("/srv/app/src/Service/Orders.php", sizeof("/srv/app/src/Service/Orders.php") - 1, fuzz_below(2));
@@ -690,10 +896,19 @@ static void image_build(uint64_t seed)
 		}
 
 		if (i > 0 && fuzz_below(50) == 0) {
-			func = image_user_function(ZEND_EVAL_CODE, NULL, NULL, files[2], 1, 1 + fuzz_below(5), 0);
-			next = image_call(&chain, func, ZEND_CALL_NESTED_CODE, ex, 0);
+			/* eval()'d code (its op_array named "<file>(<line>) : eval()'d code"), or an included file */
+			bool included = fuzz_more_below(2);
+			zend_function *code = image_user_function(included ? ZEND_USER_FUNCTION : ZEND_EVAL_CODE, NULL, NULL,
+				included ? files[fuzz_more_below(3)] : files[2], 1, 1 + fuzz_below(5), 0);
+
+			/* (a caller with no opline left to evaluate code at calls the function drawn instead) */
+			next = image_calling(ex, code, ZEND_CALL_NESTED_CODE)
+				? image_call(&chain, code, ZEND_CALL_NESTED_CODE | ZEND_CALL_HAS_SYMBOL_TABLE, ex, 0)
+				: image_nested(&chain, func, ZEND_CALL_NESTED_FUNCTION, ex, 0);
+		} else if (i == 0) {
+			next = image_call(&chain, func, ZEND_CALL_TOP_CODE | ZEND_CALL_HAS_SYMBOL_TABLE, ex, 0);
 		} else {
-			next = image_call(&chain, func, i == 0 ? ZEND_CALL_TOP_CODE | ZEND_CALL_HAS_SYMBOL_TABLE : ZEND_CALL_NESTED_FUNCTION, ex, 0);
+			next = image_nested(&chain, func, ZEND_CALL_NESTED_FUNCTION, ex, 0);
 		}
 		if (!next) {
 			break;
@@ -703,12 +918,12 @@ static void image_build(uint64_t seed)
 
 	switch (variant) {
 		case 1: {
-			/* a callback: an internal function calling a closure */
+			/* a callback: an internal function calling a closure, from C (zend_call_function) */
 			zend_function *closure = image_user_function(ZEND_USER_FUNCTION, image_string("{closure}", 9, true), NULL,
 				files[1], 300, 2 + fuzz_below(10), ZEND_ACC_CLOSURE);
 
-			ex = image_call(&chain, image_internal_function("array_map", NULL), ZEND_CALL_NESTED_FUNCTION, ex, 2);
-			ex = image_call(&chain, closure, ZEND_CALL_NESTED_FUNCTION, ex, 0);
+			ex = image_nested(&chain, image_internal_function("array_map", NULL), ZEND_CALL_NESTED_FUNCTION, ex, 2);
+			ex = image_call(&chain, closure, ZEND_CALL_TOP_FUNCTION | ZEND_CALL_DYNAMIC | ZEND_CALL_CLOSURE, ex, 0);
 			break;
 		}
 		case 2: {
@@ -744,26 +959,35 @@ static void image_build(uint64_t seed)
 			break;
 		}
 		case 4: {
-			/* inside a fiber, suspending: its stack ends at its entry */
+			/*
+			 * inside a fiber, suspending: its stack ends at its entry (a
+			 * frame the engine zeroes, its function set: no call info),
+			 * whose link Fiber::suspend() cleared; the fiber's function
+			 * called from C
+			 */
 			chain_start(&fiber_chain);
 			image.expect_count = 0;
-			ex = image_call(&fiber_chain, image.fiber_function, ZEND_CALL_TOP_FUNCTION, NULL, 0);
+			ex = image_call(&fiber_chain, image.fiber_function, 0, NULL, 0);
 			for (i = 0; ex && i < 1 + fuzz_below(20); i++) {
-				ex = image_call(&fiber_chain, pool[fuzz_below(pool_count)], ZEND_CALL_NESTED_FUNCTION, ex, 0);
+				ex = i == 0 ? image_call(&fiber_chain, pool[fuzz_below(pool_count)], ZEND_CALL_TOP_FUNCTION | ZEND_CALL_DYNAMIC, ex, 0)
+					: image_nested(&fiber_chain, pool[fuzz_below(pool_count)], ZEND_CALL_NESTED_FUNCTION, ex, 0);
 			}
 			if (ex) {
-				ex = image_call(&fiber_chain, image.fiber_suspend, ZEND_CALL_NESTED_FUNCTION, ex, 1);
+				ex = image_nested(&fiber_chain, image.fiber_suspend, ZEND_CALL_NESTED_FUNCTION, ex, 1);
 			}
 			chain = fiber_chain;
 			break;
 		}
 		case 5: {
-			/* inside a fiber, running: its entry called from Fiber::start on the main stack */
-			ex = image_call(&chain, image_internal_function("start", image.fiber_class), ZEND_CALL_NESTED_FUNCTION, ex, 0);
+			/* inside a fiber, running: its entry called from Fiber::start, resume or throw on the main stack */
+			zend_function *entered[] = {image.fiber_start, image.fiber_resume, image.fiber_throw};
+
+			ex = image_nested(&chain, entered[fuzz_more_below(3)], ZEND_CALL_NESTED_FUNCTION, ex, 0);
 			chain_start(&fiber_chain);
-			ex = image_call(&fiber_chain, image.fiber_function, ZEND_CALL_TOP_FUNCTION, ex, 0);
+			ex = image_call(&fiber_chain, image.fiber_function, 0, ex, 0);
 			for (i = 0; ex && i < 1 + fuzz_below(20); i++) {
-				ex = image_call(&fiber_chain, pool[fuzz_below(pool_count)], ZEND_CALL_NESTED_FUNCTION, ex, 0);
+				ex = i == 0 ? image_call(&fiber_chain, pool[fuzz_below(pool_count)], ZEND_CALL_TOP_FUNCTION | ZEND_CALL_DYNAMIC, ex, 0)
+					: image_nested(&fiber_chain, pool[fuzz_below(pool_count)], ZEND_CALL_NESTED_FUNCTION, ex, 0);
 			}
 			chain = fiber_chain;
 			break;
@@ -793,11 +1017,16 @@ static void image_build(uint64_t seed)
 
 		leaf_func = fuzz_below(3) == 0 ? image_internal_function(internal_names[fuzz_below(5)], NULL) : pool[fuzz_below(pool_count)];
 		declared = leaf_func->type == ZEND_INTERNAL_FUNCTION ? 0 : leaf_func->op_array.num_args;
-		leaf = image_call(&chain, leaf_func, ZEND_CALL_NESTED_FUNCTION, ex, argc > declared ? argc - declared : 0);
+		image_pending(&chain, ex, pool, pool_count);
+		leaf = image_nested(&chain, leaf_func, ZEND_CALL_NESTED_FUNCTION, ex, argc > declared ? argc - declared : 0);
 		if (!leaf) {
 			fuzz_fail("the image's VM stack is full");
 		}
 		leaf->This.u2.num_args = argc;
+		if (leaf_func->type != ZEND_INTERNAL_FUNCTION) {
+			/* the stack's top above the calls the leaf has set up */
+			image_pending(&chain, leaf, pool, pool_count);
+		}
 	}
 	image_args(leaf, argc, classes[fuzz_below(3)]);
 	image_globals(chain.top, chain.end, (uintptr_t) image.page[chain.current], (uintptr_t) leaf);
@@ -939,6 +1168,35 @@ static void poke_u32(uintptr_t address, uint32_t value)
 
 /* ---- the oracle ---- */
 
+static bool name_in_image(const char *bytes, size_t length);
+
+/*
+ * Whether a name is one the reader makes for eval()'d code (frame.c,
+ * stat_frame_eval_files): "eval()'d code", or "<file>(<line>) : eval()'d
+ * code" after a name it read (itself eval()'d code's, for an eval within
+ * one).
+ */
+static bool name_of_eval(const char *bytes, size_t length)
+{
+	static const char eval[] = " : eval()'d code";
+	size_t suffix = sizeof(eval) - 1, digits = 0;
+
+	if (length == suffix - 3 && !memcmp(bytes, eval + 3, suffix - 3)) {
+		return true;
+	}
+	if (length < suffix + 3 || memcmp(bytes + length - suffix, eval, suffix) || bytes[length - suffix - 1] != ')') {
+		return false;
+	}
+	length -= suffix + 1;
+	while (digits < length && digits < 10 && bytes[length - 1 - digits] >= '0' && bytes[length - 1 - digits] <= '9') {
+		digits++;
+	}
+	if (digits == 0 || digits == length || bytes[length - 1 - digits] != '(') {
+		return false;
+	}
+	return name_in_image(bytes, length - 1 - digits);
+}
+
 static bool name_in_image(const char *bytes, size_t length)
 {
 	const struct {
@@ -967,7 +1225,11 @@ static bool name_in_image(const char *bytes, size_t length)
 			return true;
 		}
 	}
-	return false;
+	/* or were, when the reader copied them (and kept the name) */
+	if (memmem(copied.bytes, copied.used, bytes, length)) {
+		return true;
+	}
+	return name_of_eval(bytes, length);
 }
 
 static void check_ref(uint32_t ref, const char *what)
@@ -986,7 +1248,9 @@ static void check_ref(uint32_t ref, const char *what)
 		fuzz_fail("%s: a name of %zu bytes with a NUL, or longer than kept", what, length);
 	}
 	if (!name_in_image(bytes, length)) {
-		fuzz_fail("%s: \"%.*s\" is nowhere in the image", what, (int) (length > 200 ? 200 : length), bytes);
+		fuzz_fail("%s: \"%.*s\"%s%.*s (%zu bytes) is nowhere in the image%s", what, (int) (length > 120 ? 100 : length), bytes,
+			length > 120 ? " ... " : "", (int) (length > 120 ? 20 : 0), bytes + length - (length > 120 ? 20 : 0), length,
+			copied.full ? " (nor in the copies kept, which were cut)" : "");
 	}
 }
 
@@ -1047,14 +1311,34 @@ static bool ref_is(uint32_t ref, const char *bytes, size_t length)
 	return got && got_length == length && !memcmp(got, bytes, length);
 }
 
+/* A name as read, for a failure's message: at most 120 bytes of it. */
+static const char *ref_text(uint32_t ref, int *length)
+{
+	size_t got = 0;
+	const char *bytes = ref == STAT_STRING_NONE ? NULL : stat_strings_get(stat_memory->strings, ref, &got);
+
+	if (!bytes) {
+		*length = 4;
+		return ref == STAT_STRING_NONE ? "none" : "????";
+	}
+	*length = (int) (got > 120 ? 120 : got);
+	return bytes;
+}
+
 static void check_frame(const stat_frame *frame, const fuzz_expect *expect, uint32_t at)
 {
 	if (!ref_is(frame->function, expect->function, expect->function_length) ||
 		!ref_is(frame->scope, expect->scope, expect->scope_length) ||
 		!ref_is(frame->file, expect->file, expect->file_length)) {
-		fuzz_fail("frame %u: not %.*s (%.*s) in %.*s", at, (int) (expect->function ? expect->function_length : 4),
-			expect->function ? expect->function : "none", (int) (expect->scope ? expect->scope_length : 4),
-			expect->scope ? expect->scope : "none", (int) (expect->file ? expect->file_length : 4), expect->file ? expect->file : "none");
+		int function_length, scope_length, file_length;
+		const char *function = ref_text(frame->function, &function_length), *scope = ref_text(frame->scope, &scope_length);
+		const char *file = ref_text(frame->file, &file_length);
+
+		fuzz_fail("frame %u: not %.*s (%.*s) in %.*s, but %.*s (%.*s) in %.*s", at,
+			(int) (expect->function ? expect->function_length : 4), expect->function ? expect->function : "none",
+			(int) (expect->scope ? expect->scope_length : 4), expect->scope ? expect->scope : "none",
+			(int) (expect->file ? (expect->file_length > 120 ? 120 : expect->file_length) : 4), expect->file ? expect->file : "none",
+			function_length, function, scope_length, scope, file_length, file);
 	}
 	if ((expect->line && (!(frame->flags & STAT_FRAME_LINE) || frame->line != expect->line)) ||
 		(!expect->line && (frame->flags & STAT_FRAME_LINE))) {
@@ -1064,6 +1348,51 @@ static void check_frame(const stat_frame *frame, const fuzz_expect *expect, uint
 		(!expect->start && (frame->flags & STAT_FRAME_START))) {
 		fuzz_fail("frame %u: start %u, not %u", at, frame->start, expect->start);
 	}
+}
+
+/*
+ * What the reader should say of the frame at `at` of a sample that holds
+ * image.expect[index[0 .. depth)]: that frame, eval()'d code named as the
+ * reader names it (frame.c, stat_frame_eval_files), not after its freed
+ * op_array: "<file>(<line>) : eval()'d code" of the frame that evaluated it
+ * (the frame built before it: the next in image.expect) when the sample
+ * holds that frame next to it, with its name stored, and the name fits;
+ * else "eval()'d code". Eval()'d code evaluated by eval()'d code is named
+ * after that one's name.
+ */
+static fuzz_expect expect_at(uint32_t at, const uint32_t *index, uint32_t depth)
+{
+	static const char eval[] = " : eval()'d code";
+	static char name[STAT_STRING_MAX];
+	fuzz_expect expect = image.expect[index[at]];
+	uint32_t from = at, i;
+	size_t length = 0;
+
+	if (!expect.eval) {
+		return expect;
+	}
+	while (from + 1 < depth && index[from + 1] == index[from] + 1 && image.expect[index[from + 1]].eval) {
+		from++;
+	}
+	/* from the outermost eval()'d code of the run down to this one, each named after the one before */
+	for (i = from + 1; i-- > at;) {
+		const fuzz_expect *caller = i + 1 < depth && index[i + 1] == index[i] + 1 ? &image.expect[index[i + 1]] : NULL;
+
+		if (caller && i == from && caller->file) {
+			memcpy(name, caller->file, caller->file_length);
+			length = caller->file_length;
+		}
+		if (caller && caller->line && sample->frames[i + 1].file != STAT_STRING_FULL && (i < from || caller->file) &&
+			length + 12 + sizeof(eval) <= sizeof(name)) {
+			length += (size_t) snprintf(name + length, sizeof(name) - length, "(%u)%s", caller->line, eval);
+		} else {
+			length = sizeof(eval) - 4;
+			memcpy(name, eval + 3, length);
+		}
+	}
+	expect.file = name;
+	expect.file_length = length;
+	return expect;
 }
 
 /* stat_frame_outer's rule, as frame.c's top comment states it */
@@ -1085,8 +1414,14 @@ static void check_exact(uint32_t stack, bool arginfo, bool depth_exact)
 	const fuzz_expect *leaf = &image.expect[0];
 	uint32_t total = image.expect_count, want = stack ? stack : 1, i;
 	uint32_t outer = stack ? expect_outer(want) : 0, inner = want - outer;
+	uint32_t depth = total < want ? total : want, index[STAT_STACK_MAX];
 	stat_frame frame;
+	fuzz_expect expect;
 
+	/* where the sample's frames are in the image: the innermost, and past a cut the outermost */
+	for (i = 0; i < depth; i++) {
+		index[i] = total <= want || i < inner ? i : total - outer + (i - inner);
+	}
 	memset(&frame, 0, sizeof(frame));
 	frame.function = sample->function;
 	frame.scope = sample->scope;
@@ -1094,7 +1429,8 @@ static void check_exact(uint32_t stack, bool arginfo, bool depth_exact)
 	frame.line = sample->line;
 	frame.start = sample->start;
 	frame.flags = ((sample->flags & STAT_SAMPLE_LINE) ? STAT_FRAME_LINE : 0) | ((sample->flags & STAT_SAMPLE_START) ? STAT_FRAME_START : 0);
-	check_frame(&frame, leaf, 0);
+	expect = expect_at(0, index, depth);
+	check_frame(&frame, &expect, 0);
 	if (sample->type != (leaf->user ? STAT_SAMPLE_USER : STAT_SAMPLE_INTERNAL)) {
 		fuzz_fail("leaf of type %u", sample->type);
 	}
@@ -1123,7 +1459,8 @@ static void check_exact(uint32_t stack, bool arginfo, bool depth_exact)
 			fuzz_fail("depth %u (true %u), not %u", sample->depth, sample->true_depth, total);
 		}
 		for (i = 0; i < total; i++) {
-			check_frame(&sample->frames[i], &image.expect[i], i);
+			expect = expect_at(i, index, depth);
+			check_frame(&sample->frames[i], &expect, i);
 		}
 		return;
 	}
@@ -1132,11 +1469,9 @@ static void check_exact(uint32_t stack, bool arginfo, bool depth_exact)
 		fuzz_fail("truncated: depth %u cut %u true depth %u, not %u, %u, %u", sample->depth, sample->cut, sample->true_depth,
 			want, inner, total);
 	}
-	for (i = 0; i < inner; i++) {
-		check_frame(&sample->frames[i], &image.expect[i], i);
-	}
-	for (i = 0; i < outer; i++) {
-		check_frame(&sample->frames[inner + i], &image.expect[total - outer + i], inner + i);
+	for (i = 0; i < want; i++) {
+		expect = expect_at(i, index, depth);
+		check_frame(&sample->frames[i], &expect, i);
 	}
 }
 
@@ -1182,12 +1517,30 @@ static void fuzz_setup(void)
 	image_map();
 	stat_memory = calloc(1, sizeof(stat_shared));
 	sample = malloc(FUZZ_SAMPLE_SIZE);
-	if (!stat_memory || !sample || !(stat_memory->strings = malloc(arena))) {
+	copied.bytes = malloc(FUZZ_COPIED);
+	if (!stat_memory || !sample || !copied.bytes || !(stat_memory->strings = malloc(arena))) {
 		fuzz_fail("out of memory");
 	}
 	fuzz_trace = getenv("STAT_FUZZ_TRACE") != NULL;
 	stat_fuzz_engine_state.heap.size = 2 * 1024 * 1024;
 	stat_fuzz_engine_state.heap.peak = 3 * 1024 * 1024;
+}
+
+/*
+ * Whether a corruption made a function a closure or not (its flags): that
+ * names it "{closure}", and the reader keeps names by function, name, scope
+ * and file; the engine never changes what a function is within a request,
+ * so this too is a corruption of names.
+ */
+static bool closure_changed(const fuzz_object *object)
+{
+	const zend_function *func = (const zend_function *) object->address, *built;
+
+	if (object->kind != FUZZ_FUNC) {
+		return false;
+	}
+	built = (const zend_function *) (image.snapshot + (object->address - (uintptr_t) image.heap));
+	return ((func->common.fn_flags ^ built->common.fn_flags) & (ZEND_ACC_CLOSURE | ZEND_ACC_FAKE_CLOSURE)) != 0;
 }
 
 /* One input: an image, its corruptions and the samples read from it. */
@@ -1203,6 +1556,8 @@ static void fuzz_one(const uint8_t *data, size_t size)
 	/* a fresh arena and reader: an input replays alone */
 	memset(stat_memory->strings, 0, stat_strings_size(FUZZ_ARENA));
 	stat_strings_init(stat_memory->strings, FUZZ_ARENA);
+	copied.used = 0;
+	copied.full = false;
 	reader = stat_frame_reader_create();
 	if (!reader) {
 		fuzz_fail("out of memory");
@@ -1224,13 +1579,13 @@ static void fuzz_one(const uint8_t *data, size_t size)
 			case 1: /* a byte of anything */
 				if ((object = pick(&in, -1))) {
 					((unsigned char *) object->address)[fuzz_take(&in, 2) % object->size] ^= (uint8_t) (fuzz_take(&in, 1) | 1);
-					names_corrupted |= object->kind == FUZZ_STRING || object->kind == FUZZ_CLASS;
+					names_corrupted |= object->kind == FUZZ_STRING || object->kind == FUZZ_CLASS || closure_changed(object);
 				}
 				break;
 			case 2: /* a word of anything */
 				if ((object = pick(&in, -1)) && object->size >= 8) {
 					poke_word(object->address + (fuzz_take(&in, 2) % (object->size / 8)) * 8, fuzz_value(&in));
-					names_corrupted |= object->kind == FUZZ_STRING || object->kind == FUZZ_CLASS;
+					names_corrupted |= object->kind == FUZZ_STRING || object->kind == FUZZ_CLASS || closure_changed(object);
 				}
 				break;
 			case 3:
@@ -1285,6 +1640,7 @@ static void fuzz_one(const uint8_t *data, size_t size)
 					case 10: func->op_array.last_var = (int) value; break;
 					default: func->op_array.T = (uint32_t) value; break;
 				}
+				names_corrupted |= closure_changed(object);
 				break;
 			}
 			case 8: { /* a string */
@@ -1354,6 +1710,8 @@ static void fuzz_one(const uint8_t *data, size_t size)
 				if (reset) {
 					/* as at a request's start: names are immutable within one */
 					stat_frame_reader_reset(reader);
+					copied.used = 0;
+					copied.full = false;
 					names_corrupted = false;
 				}
 				totals.restored++;

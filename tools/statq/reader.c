@@ -397,6 +397,34 @@ json_object *statq_reader_parse(json_tokener *tokener, const char *line, size_t 
 }
 
 /*
+ * A live source's failed samples: stat counts them for the whole pool (it
+ * sends no line for a sample it could not take); the difference between
+ * its counters when we connected and when statq stops, read from a status
+ * line on a connection of its own. Unknown (has_failed stays false) when
+ * that cannot be read (the pool is gone: a CLI script that ended), or the
+ * counters went back (stat restarted).
+ */
+static void statq_reader_pool_counters(statq_totals *totals, uint64_t written, uint64_t failed)
+{
+	if (written < totals->pool_written || failed < totals->pool_failed) {
+		return;
+	}
+	totals->failed = failed - totals->pool_failed;
+	totals->failed_of = (written - totals->pool_written) + totals->failed;
+	totals->has_failed = true;
+}
+
+/* When statq stopped reading (stat still running): the counters now, from a connection of its own. */
+static void statq_reader_pool_failed(const char *source, statq_totals *totals)
+{
+	uint64_t written, failed;
+
+	if (source && statq_status_counters_now(source, &written, &failed)) {
+		statq_reader_pool_counters(totals, written, failed);
+	}
+}
+
+/*
  * For calls->head: a sample line as stat writes it, {head,"location":...}
  * (or "symbol", ...), split before the first of its frames' keys
  * (statq_sample_split). Each part parses as an object of its own only when
@@ -513,6 +541,10 @@ static void statq_reader_line(const statq_options *options, const statq_reader_c
 			}
 		}
 	} else {
+		if (strcmp(type, "status") == 0 && first && totals->socket && !totals->pool) {
+			/* the pool's counters when we connected: what failed while we read is the difference at the end */
+			totals->pool = statq_status_counters(object, &totals->pool_written, &totals->pool_failed);
+		}
 		if (strcmp(type, "status") == 0 && first && totals->socket) {
 			if (totals->reconnects && state->newest > 0) {
 				/* connected again: keep what is newer than what we saw, the same ring is not counted twice */
@@ -731,6 +763,9 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 		if (statq_input_truncated(input)) {
 			statq_error("warning: %s ends inside its gzip data (a file cut short?): read what it holds", statq_input_name(input));
 		}
+	}
+	if (totals->socket && totals->pool) {
+		statq_reader_pool_failed(options->source, totals);
 	}
 	if (calls->tick) {
 		calls->tick(calls->context, totals, true);

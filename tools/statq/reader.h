@@ -45,8 +45,11 @@ typedef struct _statq_totals {
 	uint64_t   samples;    /* samples that passed the filters */
 	uint64_t   filtered;   /* samples the filters left out */
 	uint64_t   lost;       /* samples stat reported lost (sum of "lost" counts) */
-	uint64_t   failed;     /* samples stat reported failed ("failed" lines, if it sends them) */
-	bool       has_failed; /* whether the stream reports failures at all */
+	uint64_t   failed;     /* samples stat failed to take ("failed" lines; from a socket, the pool's counter while reading) */
+	bool       has_failed; /* whether failed is known (a socket's status lines, or "failed" lines) */
+	uint64_t   failed_of;  /* from a socket: samples stat took (written and failed) while reading, 0 if unknown */
+	bool       pool;       /* a socket's first status line gave the pool's counters */
+	uint64_t   pool_written, pool_failed; /* those counters */
 	uint64_t   malformed;  /* lines skipped */
 	uint64_t   backlog;    /* samples taken before we connected, skipped (not with --backlog) */
 	uint64_t   reconnects; /* --follow: connections made again after the stream ended */

@@ -3,7 +3,9 @@
  * counters. It connects to the stream socket, reads the first line (the
  * status line every stream connection begins with: version, time, listener,
  * settings, counters), prints it for people or as JSON, and closes the
- * connection without reading any sample. Single-threaded like all of statq.
+ * connection without reading any sample. The readers take the pool's
+ * samples_failed from it too (statq_status_counters*): the failed samples
+ * of a live source. The main thread only.
  */
 #include <stdio.h>
 #include <string.h>
@@ -135,16 +137,95 @@ static void statq_status_print(const char *address, json_object *status)
 	}
 }
 
-int statq_status_main(int argc, char **argv)
+/*
+ * Connect to stat's stream socket and read its status line, as a JSON
+ * object (the caller puts it; name: the socket as connected to); NULL with
+ * what went wrong in error. The connection is closed before anything else
+ * is read.
+ */
+static json_object *statq_status_read(const char *source, char *name, size_t name_size, char *error, size_t error_size)
 {
-	const statq_command *command = statq_command_find("status");
-	statq_options options;
 	statq_input *input;
 	statq_input_result result;
 	json_object *status = NULL, *type;
 	json_tokener *tokener;
-	char error[1024], *line = NULL;
+	char *line = NULL;
 	size_t length = 0;
+
+	if (!(input = statq_input_socket(source, error, error_size))) {
+		return NULL;
+	}
+	snprintf(name, name_size, "%s", statq_input_name(input));
+	result = statq_input_line(input, &line, &length, STATQ_STATUS_WAIT * 1000);
+	if (result != STATQ_INPUT_LINE) {
+		if (result == STATQ_INPUT_TIMEOUT) {
+			snprintf(error, error_size, "no line from %s within %d s: is it stat's stream socket (not the control socket)?",
+				statq_input_name(input), STATQ_STATUS_WAIT);
+		} else if (result == STATQ_INPUT_ERROR) {
+			snprintf(error, error_size, "%s", statq_input_error(input));
+		} else {
+			snprintf(error, error_size, "%s closed the connection without a status line", statq_input_name(input));
+		}
+		statq_input_close(input);
+		return NULL;
+	}
+	/* as strict as every reader: what --json writes back must be valid JSON */
+	tokener = statq_reader_tokener();
+	status = statq_reader_parse(tokener, line, length);
+	json_tokener_free(tokener);
+	if (!status || !json_object_is_type(status, json_type_object) || !json_object_object_get_ex(status, "type", &type)
+			|| !json_object_is_type(type, json_type_string)) {
+		snprintf(error, error_size, "the first line from %s is not JSON from stat: is it stat's stream socket?", statq_input_name(input));
+	} else if (strcmp(json_object_get_string(type), "refused") == 0) {
+		json_object *reason = statq_status_get(status, "reason");
+
+		snprintf(error, error_size, "%s refused the connection: %s", statq_input_name(input),
+			reason ? json_object_get_string(reason) : "no reason given");
+	} else if (strcmp(json_object_get_string(type), "status") != 0) {
+		snprintf(error, error_size, "%s sent a \"%s\" line first, no status line: this stat is older than statq %s "
+			"(its settings: php --ri stat, or stat\\settings() in the pool)", statq_input_name(input),
+			json_object_get_string(type), STATQ_VERSION);
+	} else {
+		statq_input_close(input);
+		return status;
+	}
+	json_object_put(status);
+	statq_input_close(input);
+	return NULL;
+}
+
+bool statq_status_counters(json_object *status, uint64_t *written, uint64_t *failed)
+{
+	json_object *counters = statq_status_get(status, "counters");
+	int64_t w, f;
+
+	if (!counters || !json_object_is_type(counters, json_type_object) ||
+		!statq_status_get(counters, "samples_written") || !statq_status_get(counters, "samples_failed")) {
+		return false;
+	}
+	w = statq_status_int(counters, "samples_written");
+	f = statq_status_int(counters, "samples_failed");
+	*written = w > 0 ? (uint64_t) w : 0;
+	*failed = f > 0 ? (uint64_t) f : 0;
+	return true;
+}
+
+bool statq_status_counters_now(const char *source, uint64_t *written, uint64_t *failed)
+{
+	char name[512], error[1024];
+	json_object *status = statq_status_read(source, name, sizeof(name), error, sizeof(error));
+	bool ok = status && statq_status_counters(status, written, failed);
+
+	json_object_put(status);
+	return ok;
+}
+
+int statq_status_main(int argc, char **argv)
+{
+	const statq_command *command = statq_command_find("status");
+	statq_options options;
+	json_object *status;
+	char name[512], error[1024];
 	int code;
 
 	code = statq_options_parse_all(command, argc, argv, &options);
@@ -156,49 +237,8 @@ int statq_status_main(int argc, char **argv)
 		statq_error("status: give stat's stream socket with -s ADDRESS (e.g. -s /run/php/stat.stream)");
 		return STATQ_USAGE;
 	}
-	if (!(input = statq_input_socket(options.source, error, sizeof(error)))) {
+	if (!(status = statq_status_read(options.source, name, sizeof(name), error, sizeof(error)))) {
 		statq_error("status: %s", error);
-		return STATQ_FAIL;
-	}
-
-	result = statq_input_line(input, &line, &length, STATQ_STATUS_WAIT * 1000);
-	if (result != STATQ_INPUT_LINE) {
-		if (result == STATQ_INPUT_TIMEOUT) {
-			statq_error("status: no line from %s within %d s: is it stat's stream socket (not the control socket)?",
-				statq_input_name(input), STATQ_STATUS_WAIT);
-		} else if (result == STATQ_INPUT_EOF) {
-			statq_error("status: %s closed the connection without a status line", statq_input_name(input));
-		} else if (result == STATQ_INPUT_ERROR) {
-			statq_error("status: %s", statq_input_error(input));
-		}
-		statq_input_close(input);
-		return STATQ_FAIL;
-	}
-	/* as strict as every reader: what --json writes back must be valid JSON */
-	tokener = statq_reader_tokener();
-	status = statq_reader_parse(tokener, line, length);
-	json_tokener_free(tokener);
-	if (!status || !json_object_is_type(status, json_type_object) || !json_object_object_get_ex(status, "type", &type)
-			|| !json_object_is_type(type, json_type_string)) {
-		statq_error("status: the first line from %s is not JSON from stat: is it stat's stream socket?", statq_input_name(input));
-		json_object_put(status);
-		statq_input_close(input);
-		return STATQ_FAIL;
-	}
-	if (strcmp(json_object_get_string(type), "refused") == 0) {
-		json_object *reason = statq_status_get(status, "reason");
-
-		statq_error("status: %s refused the connection: %s", statq_input_name(input), reason ? json_object_get_string(reason) : "no reason given");
-		json_object_put(status);
-		statq_input_close(input);
-		return STATQ_FAIL;
-	}
-	if (strcmp(json_object_get_string(type), "status") != 0) {
-		statq_error("status: %s sent a \"%s\" line first, no status line: this stat is older than statq %s "
-			"(its settings: php --ri stat, or stat\\settings() in the pool)", statq_input_name(input),
-			json_object_get_string(type), STATQ_VERSION);
-		json_object_put(status);
-		statq_input_close(input);
 		return STATQ_FAIL;
 	}
 
@@ -215,10 +255,9 @@ int statq_status_main(int argc, char **argv)
 		printf("%s\n", json_object_to_json_string_ext(out, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(out);
 	} else {
-		statq_status_print(statq_input_name(input), status);
+		statq_status_print(name, status);
 	}
 	json_object_put(status);
-	statq_input_close(input);
 	if ((fflush(stdout) != 0 || ferror(stdout)) && !statq_stdout_gone()) {
 		statq_error("status: cannot write to stdout");
 		return STATQ_FAIL;

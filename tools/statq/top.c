@@ -56,7 +56,7 @@ static void statq_top_print(statq_top *top, const statq_collected *collected, bo
 	size_t names = statq_profile_names(profile), rows, i, shown = 0, width = 0;
 	uint64_t samples = statq_profile_samples(profile);
 	uint32_t *order = statq_alloc((names ? names : 1) * sizeof(uint32_t));
-	char failed[32];
+	char failed[64];
 	FILE *out = stdout;
 
 	for (i = 0; i < names; i++) {
@@ -79,7 +79,11 @@ static void statq_top_print(statq_top *top, const statq_collected *collected, bo
 		fputs("\033[H\033[2J", out);
 	}
 
-	if (totals->has_failed) {
+	if (totals->has_failed && totals->failed_of) {
+		/* a live source: the pool's, while statq read */
+		snprintf(failed, sizeof(failed), "%llu (%.2f%% of the pool's)", (unsigned long long) totals->failed,
+			100.0 * (double) totals->failed / (double) totals->failed_of);
+	} else if (totals->has_failed) {
 		snprintf(failed, sizeof(failed), "%llu", (unsigned long long) totals->failed);
 	} else {
 		snprintf(failed, sizeof(failed), "n/a");
