@@ -43,12 +43,14 @@
  * STATQ_AGG_WORKERS workers do (heads.h: decompress, split, parse heads),
  * one reply at a time, done before the reply is freed. SIGTERM and SIGINT
  * (the workers block them) end the loop, and what was read is written
- * before exiting.
+ * before exiting: the files it merges into are read whole whatever signal
+ * came (statq_agg_read), or the flush fails and nothing is acknowledged.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -487,7 +489,40 @@ static int statq_agg_compare(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-/* Read a folded file (plain or gzip) into table; false when it cannot be read. */
+/*
+ * Test hooks (the fleet tests' stop points): STATQ_AGGREGATE_CRASH=<stage>
+ * ends the process at once there, as SIGKILL would; STATQ_AGGREGATE_SIGNAL=
+ * <stage> sends it SIGTERM there the first time, as a stop in the middle of
+ * a flush would.
+ */
+static void statq_agg_crash_point(const char *stage)
+{
+	const char *want = getenv("STATQ_AGGREGATE_CRASH");
+
+	if (want && strcmp(want, stage) == 0) {
+		_exit(9);
+	}
+}
+
+static void statq_agg_signal_point(const char *stage)
+{
+	static bool sent = false;
+	const char *want = getenv("STATQ_AGGREGATE_SIGNAL");
+
+	/* (once: a second SIGTERM ends statq at once, by design) */
+	if (want && strcmp(want, stage) == 0 && !sent) {
+		sent = true;
+		kill(getpid(), SIGTERM);
+	}
+}
+
+/*
+ * Read a folded file (plain or gzip) into table; false when it cannot be
+ * read to its end. Read whole whatever signal comes: the file is rewritten
+ * with what this read plus what is held, so a read cut short by SIGTERM
+ * would drop what the file held (it did: a stop after a flush rewrote the
+ * hour's and the day's files with only what was read since).
+ */
 static bool statq_agg_read(const char *path, statq_table *table)
 {
 	char error[1024];
@@ -501,6 +536,9 @@ static bool statq_agg_read(const char *path, statq_table *table)
 		statq_error("aggregate: %s", error);
 		return false;
 	}
+	statq_input_whole(input);
+	statq_agg_crash_point("merging");
+	statq_agg_signal_point("merging");
 	while ((result = statq_input_line(input, &line, &length, -1)) == STATQ_INPUT_LINE) {
 		char *space = length ? memrchr(line, ' ', length) : NULL;
 		int64_t count;
@@ -515,8 +553,9 @@ static bool statq_agg_read(const char *path, statq_table *table)
 		}
 		*statq_table_get(table, line, (size_t) (space - line), &added) += (uint64_t) count;
 	}
-	if (result == STATQ_INPUT_ERROR) {
-		statq_error("aggregate: %s: %s", path, statq_input_error(input));
+	if (result != STATQ_INPUT_EOF || statq_input_truncated(input)) {
+		statq_error("aggregate: %s: %s", path, result == STATQ_INPUT_ERROR ? statq_input_error(input)
+			: "its gzip data ends inside a member (the file is cut short)");
 		ok = false;
 	}
 	statq_input_close(input);
@@ -805,15 +844,6 @@ static void statq_agg_apply(const char *journal_path, statq_redis *redis, const 
 static void statq_agg_index(statq_agg *agg);
 static void statq_agg_housekeeping(statq_agg *agg);
 
-/* Test hook: STATQ_AGGREGATE_CRASH=<stage> ends the process at once there (the fleet tests' kill points). */
-static void statq_agg_crash_point(const char *stage)
-{
-	const char *want = getenv("STATQ_AGGREGATE_CRASH");
-
-	if (want && strcmp(want, stage) == 0) {
-		_exit(9);
-	}
-}
 
 /* Write what is in memory, then acknowledge the entries it came from. */
 static bool statq_agg_flush(statq_agg *agg)

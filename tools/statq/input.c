@@ -33,6 +33,7 @@ struct _statq_input {
 	bool     gzip_end;   /* inflate reached the end of a member */
 	bool     gzip_more;  /* inflate stopped on a full buffer: it may hold more output */
 	bool     truncated;  /* gzip data ended inside a member */
+	bool     whole;      /* read to the end whatever signal came (statq_input_whole) */
 	uint64_t bytes;      /* bytes read (after inflating) */
 	z_stream zs;
 	unsigned char *raw;  /* compressed bytes not yet inflated */
@@ -287,6 +288,11 @@ statq_input *statq_input_socket(const char *address, char *error, size_t error_s
 	return statq_input_new(fd, true, false, text);
 }
 
+void statq_input_whole(statq_input *input)
+{
+	input->whole = true;
+}
+
 statq_input *statq_input_file(const char *path, char *error, size_t error_size)
 {
 	int fd;
@@ -426,7 +432,7 @@ statq_input_result statq_input_line(statq_input *input, char **line, size_t *len
 			}
 		}
 
-		if (statq_interrupted) {
+		if (statq_interrupted && !input->whole) {
 			return STATQ_INPUT_INTERRUPTED;
 		}
 		if (input->gzip && (input->zs.avail_in > 0 || input->gzip_more)) {

@@ -35,6 +35,12 @@ typedef enum {
 statq_input *statq_input_socket(const char *address, char *error, size_t error_size);
 statq_input *statq_input_file(const char *path, char *error, size_t error_size);
 
+/*
+ * Read to the end even after SIGINT/SIGTERM (never STATQ_INPUT_INTERRUPTED):
+ * for a file that must be read whole, such as one being merged into.
+ */
+void statq_input_whole(statq_input *input);
+
 /* The next line; timeout_ms < 0 waits without limit. */
 statq_input_result statq_input_line(statq_input *input, char **line, size_t *length, int timeout_ms);
 

@@ -124,7 +124,10 @@ static const statq_option statq_option_table[] = {
 		"settings, counters"},
 	{"redis",   required_argument, OPT_REDIS, STATQ_CMD_REDIS, "ADDRESS",
 		"the Redis (or Valkey) server: redis://host:port (port 6379 by\n"
-		"default), redis://[::1]:port, unix:///path/to/redis.sock"},
+		"default), redis://[::1]:port, unix:///path/to/redis.sock;\n"
+		"redis://:password@host, redis://user:password@host/DB, or\n"
+		"unix:///path?password=...&db=N (or the environment's\n"
+		"STATQ_REDIS_PASSWORD and STATQ_REDIS_USER, which ps does not show)"},
 	{"stream",  required_argument, OPT_STREAM, STATQ_CMD_REDIS, "KEY",
 		"the Redis stream's key (e.g. stat:samples)"},
 	{"maxlen",  required_argument, OPT_MAXLEN, STATQ_CMD_SHIP, "N",

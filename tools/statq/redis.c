@@ -11,65 +11,295 @@
 
 #include "redis.h"
 
+/* Percent-decode [from, from + length) into out; false when it does not fit or a %XX is broken. */
+static bool statq_redis_decode(const char *from, size_t length, char *out, size_t size)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < length; i++) {
+		char c = from[i];
+
+		if (c == '%') {
+			char hex[3] = {0, 0, 0};
+			char *end;
+
+			if (i + 2 >= length) {
+				return false;
+			}
+			hex[0] = from[i + 1];
+			hex[1] = from[i + 2];
+			c = (char) strtol(hex, &end, 16);
+			if (end != hex + 2) {
+				return false;
+			}
+			i += 2;
+		}
+		if (n + 1 >= size) {
+			return false;
+		}
+		out[n++] = c;
+	}
+	out[n] = '\0';
+	return true;
+}
+
+/* The database number of "/3" or "3": false when it is not one. */
+static bool statq_redis_db(const char *text, size_t length, long *db)
+{
+	char digits[16];
+	int64_t value;
+
+	if (length == 0) {
+		*db = -1;
+		return true;
+	}
+	if (length >= sizeof(digits)) {
+		return false;
+	}
+	memcpy(digits, text, length);
+	digits[length] = '\0';
+	if (!statq_parse_int(digits, &value) || value < 0 || value > 1000000) {
+		return false;
+	}
+	*db = (long) value;
+	return true;
+}
+
+/* A unix socket's ?user=, ?password= and ?db= (percent-decoded). */
+static bool statq_redis_query(statq_redis *redis, const char *query, const char *address, char *error, size_t error_size)
+{
+	while (*query) {
+		size_t length = strcspn(query, "&");
+		const char *equals = memchr(query, '=', length);
+		size_t name = equals ? (size_t) (equals - query) : length;
+		const char *value = equals ? equals + 1 : query + length;
+		size_t value_length = (size_t) (query + length - value);
+		bool ok;
+
+		if (name == 4 && strncmp(query, "user", 4) == 0) {
+			ok = statq_redis_decode(value, value_length, redis->user, sizeof(redis->user));
+		} else if (name == 8 && strncmp(query, "password", 8) == 0) {
+			ok = statq_redis_decode(value, value_length, redis->password, sizeof(redis->password));
+			redis->has_password = true;
+		} else if (name == 2 && strncmp(query, "db", 2) == 0) {
+			ok = statq_redis_db(value, value_length, &redis->db);
+		} else {
+			snprintf(error, error_size, "--redis %s: a unix socket takes ?user=, ?password= and ?db=, not %.*s",
+				address, (int) (name < 64 ? name : 64), query);
+			return false;
+		}
+		if (!ok) {
+			snprintf(error, error_size, "--redis %s: %.*s is not valid (a database is a number; %%XX escapes two hex digits)",
+				address, (int) (name < 64 ? name : 64), query);
+			return false;
+		}
+		query += length + (query[length] == '&');
+	}
+	return true;
+}
+
+/* The address for messages: the password as "***" (in [from, from + length) of address). */
+static void statq_redis_shown(statq_redis *redis, const char *address, const char *from, size_t length)
+{
+	if (!from) {
+		snprintf(redis->address, sizeof(redis->address), "%s", address);
+		return;
+	}
+	snprintf(redis->address, sizeof(redis->address), "%.*s***%s", (int) (from - address), address, from + length);
+}
+
+/*
+ * STATQ_REDIS_PASSWORD (and STATQ_REDIS_USER) when the address gives no
+ * password: the environment is not in the process list, as arguments are.
+ */
+static bool statq_redis_environment(statq_redis *redis, char *error, size_t error_size)
+{
+	const char *password = getenv("STATQ_REDIS_PASSWORD"), *user = getenv("STATQ_REDIS_USER");
+
+	if (redis->has_password || !password || !password[0]) {
+		return true;
+	}
+	if (strlen(password) >= sizeof(redis->password) || (user && strlen(user) >= sizeof(redis->user))) {
+		snprintf(error, error_size, "STATQ_REDIS_PASSWORD or STATQ_REDIS_USER is too long");
+		return false;
+	}
+	snprintf(redis->password, sizeof(redis->password), "%s", password);
+	snprintf(redis->user, sizeof(redis->user), "%s", user ? user : "");
+	redis->has_password = true;
+	return true;
+}
+
+static bool statq_redis_parse_address(statq_redis *redis, const char *address, char *error, size_t error_size);
+
 bool statq_redis_parse(statq_redis *redis, const char *address, char *error, size_t error_size)
+{
+	return statq_redis_parse_address(redis, address, error, error_size) && statq_redis_environment(redis, error, error_size);
+}
+
+static bool statq_redis_parse_address(statq_redis *redis, const char *address, char *error, size_t error_size)
 {
 	const char *rest;
 	int64_t port = 6379;
 
 	memset(redis, 0, sizeof(*redis));
-	snprintf(redis->address, sizeof(redis->address), "%s", address);
+	redis->db = -1;
 	if (strncmp(address, "unix://", 7) == 0 || strncmp(address, "unix:", 5) == 0 || address[0] == '/') {
+		const char *query, *secret;
+		size_t length;
+
 		rest = strncmp(address, "unix://", 7) == 0 ? address + 7 : (address[0] == '/' ? address : address + 5);
-		if (!rest[0] || strlen(rest) >= sizeof(redis->path)) {
-			snprintf(error, error_size, "--redis %s: give the socket's path, e.g. unix:///run/redis/redis-server.sock", address);
+		query = strchr(rest, '?');
+		length = query ? (size_t) (query - rest) : strlen(rest);
+		secret = query ? strstr(query, "password=") : NULL;
+		statq_redis_shown(redis, address, secret ? secret + 9 : NULL, secret ? strcspn(secret + 9, "&") : 0);
+		if (length == 0 || length >= sizeof(redis->path)) {
+			snprintf(error, error_size, "--redis %s: give the socket's path, e.g. unix:///run/redis/redis-server.sock",
+				redis->address);
 			return false;
 		}
 		redis->unix_socket = true;
-		snprintf(redis->path, sizeof(redis->path), "%s", rest);
-		return true;
+		snprintf(redis->path, sizeof(redis->path), "%.*s", (int) length, rest);
+		return !query || statq_redis_query(redis, query + 1, redis->address, error, error_size);
+	}
+	if (strncmp(address, "rediss://", 9) == 0) {
+		const char *host = address + 9, *slash = host + strcspn(host, "/"), *at = memrchr(host, '@', (size_t) (slash - host));
+		const char *split = at ? memchr(host, ':', (size_t) (at - host)) : NULL;
+
+		statq_redis_shown(redis, address, at ? (split ? split + 1 : host) : NULL,
+			at ? (size_t) (at - (split ? split + 1 : host)) : 0);
+		snprintf(error, error_size, "--redis %s: TLS (rediss://) is not supported by this statq yet: "
+			"reach Redis over a unix socket or a tunnel (stunnel, ssh -L) meanwhile", redis->address);
+		return false;
 	}
 	if (strncmp(address, "redis://", 8) == 0) {
-		const char *host = address + 8, *colon, *end;
+		const char *host = address + 8, *colon, *end, *at, *slash;
 		size_t length;
 
+		/* [[user]:password@] before the host (an '@' before the first '/') */
+		slash = host + strcspn(host, "/");
+		at = memrchr(host, '@', (size_t) (slash - host));
+		if (at) {
+			const char *split = memchr(host, ':', (size_t) (at - host));
+
+			statq_redis_shown(redis, address, split ? split + 1 : host, split ? (size_t) (at - split - 1) : (size_t) (at - host));
+			if (!split) {
+				snprintf(error, error_size, "--redis %s: give the password after a colon: redis://:password@host or "
+					"redis://user:password@host", redis->address);
+				return false;
+			}
+			if (!statq_redis_decode(host, (size_t) (split - host), redis->user, sizeof(redis->user)) ||
+				!statq_redis_decode(split + 1, (size_t) (at - split - 1), redis->password, sizeof(redis->password))) {
+				snprintf(error, error_size, "--redis %s: the user or password is too long or has a broken %%XX escape",
+					redis->address);
+				return false;
+			}
+			redis->has_password = true;
+			host = at + 1;
+		} else {
+			statq_redis_shown(redis, address, NULL, 0);
+		}
 		if (host[0] == '[') {
 			end = strchr(host, ']');
 			if (!end) {
-				snprintf(error, error_size, "--redis %s: an IPv6 address needs its closing ']'", address);
+				snprintf(error, error_size, "--redis %s: an IPv6 address needs its closing ']'", redis->address);
 				return false;
 			}
 			length = (size_t) (end - host - 1);
 			host++;
 			colon = end[1] == ':' ? end + 1 : NULL;
 			if (end[1] && end[1] != ':' && end[1] != '/') {
-				snprintf(error, error_size, "--redis %s: expected redis://[v6]:port", address);
+				snprintf(error, error_size, "--redis %s: expected redis://[v6]:port", redis->address);
 				return false;
 			}
 		} else {
-			colon = strchr(host, ':');
-			end = colon ? colon : host + strcspn(host, "/");
+			colon = memchr(host, ':', (size_t) (slash - host));
+			end = colon ? colon : slash;
 			length = (size_t) (end - host);
 		}
 		if (length == 0 || length >= sizeof(redis->host)) {
-			snprintf(error, error_size, "--redis %s: no host (redis://127.0.0.1:6379)", address);
+			snprintf(error, error_size, "--redis %s: no host (redis://127.0.0.1:6379)", redis->address);
 			return false;
 		}
 		memcpy(redis->host, host, length);
 		redis->host[length] = '\0';
 		if (colon) {
 			char digits[16];
-			size_t count = strcspn(colon + 1, "/");
+			size_t count = (size_t) (slash - colon - 1);
 
 			snprintf(digits, sizeof(digits), "%.*s", (int) (count < 15 ? count : 15), colon + 1);
 			if (!statq_parse_int(digits, &port) || port < 1 || port > 65535) {
-				snprintf(error, error_size, "--redis %s: the port must be 1 to 65535", address);
+				snprintf(error, error_size, "--redis %s: the port must be 1 to 65535", redis->address);
 				return false;
 			}
 		}
 		redis->port = (int) port;
+		if (*slash && !statq_redis_db(slash + 1, strlen(slash + 1), &redis->db)) {
+			snprintf(error, error_size, "--redis %s: after the host, /N is the database number (redis://host:6379/3)",
+				redis->address);
+			return false;
+		}
 		return true;
 	}
 	snprintf(error, error_size, "--redis %s: expected redis://host:port or unix:///path/to/redis.sock", address);
+	return false;
+}
+
+int statq_redis_hello(statq_redis *redis)
+{
+	char db[24];
+	int n = 0;
+
+	if (redis->has_password) {
+		const char *argv[3] = {"AUTH", redis->user, redis->password};
+
+		/* (AUTH password alone for the default user: what Redis before 6 understands) */
+		if (redis->user[0]) {
+			redisAppendCommandArgv(redis->context, 3, argv, NULL);
+		} else {
+			argv[1] = redis->password;
+			redisAppendCommandArgv(redis->context, 2, argv, NULL);
+		}
+		redis->hello_kinds[n++] = 'a';
+	}
+	if (redis->db >= 0) {
+		const char *argv[2] = {"SELECT", db};
+
+		snprintf(db, sizeof(db), "%ld", redis->db);
+		redisAppendCommandArgv(redis->context, 2, argv, NULL);
+		redis->hello_kinds[n++] = 's';
+	}
+	{
+		const char *argv[1] = {"PING"};
+
+		redisAppendCommandArgv(redis->context, 1, argv, NULL);
+		redis->hello_kinds[n++] = 'p';
+	}
+	redis->hello_sent = n;
+	redis->hello_checked = 0;
+	redis->refused = false;
+	return n;
+}
+
+bool statq_redis_hello_check(statq_redis *redis, const redisReply *reply)
+{
+	char kind = redis->hello_checked < redis->hello_sent ? redis->hello_kinds[redis->hello_checked] : 'p';
+
+	redis->hello_checked++;
+	if (!reply || reply->type != REDIS_REPLY_ERROR) {
+		return true;
+	}
+	redis->refused = true;
+	if (kind == 'a') {
+		snprintf(redis->error, sizeof(redis->error), "%s refused the %s: %.300s", redis->address,
+			redis->user[0] ? "user and password" : "password", reply->str);
+	} else if (kind == 's') {
+		snprintf(redis->error, sizeof(redis->error), "%s refused database %ld: %.300s", redis->address, redis->db, reply->str);
+	} else if (strncmp(reply->str, "NOAUTH", 6) == 0) {
+		snprintf(redis->error, sizeof(redis->error), "%s wants a password: give it in the address (redis://:password@host, "
+			"redis://user:password@host, or unix:///path?password=...): %.300s", redis->address, reply->str);
+	} else {
+		snprintf(redis->error, sizeof(redis->error), "%s answered PING with an error: %.300s", redis->address, reply->str);
+	}
 	return false;
 }
 
@@ -85,6 +315,7 @@ bool statq_redis_connect(statq_redis *redis, bool blocking, double timeout)
 	struct timeval tv;
 
 	statq_redis_close(redis);
+	redis->refused = false;
 	tv.tv_sec = (time_t) timeout;
 	tv.tv_usec = (suseconds_t) ((timeout - (double) tv.tv_sec) * 1e6);
 	errno = 0;
@@ -107,6 +338,25 @@ bool statq_redis_connect(statq_redis *redis, bool blocking, double timeout)
 		redisEnableKeepAlive(redis->context);
 	}
 	redis->connecting = !blocking;
+	if (blocking) {
+		int n = statq_redis_hello(redis), i;
+
+		for (i = 0; i < n; i++) {
+			void *reply = NULL;
+			bool ok;
+
+			if (redisGetReply(redis->context, &reply) != REDIS_OK || !reply) {
+				statq_redis_failed(redis, "the handshake (AUTH, SELECT, PING) failed on");
+				return false;
+			}
+			ok = statq_redis_hello_check(redis, reply);
+			freeReplyObject(reply);
+			if (!ok) {
+				statq_redis_close(redis);
+				return false;
+			}
+		}
+	}
 	return true;
 }
 

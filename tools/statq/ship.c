@@ -19,7 +19,11 @@
  * non-blocking, written and read only when poll() says it is ready (every
  * 10 ms while reading, and after each batch). Entries wait in a queue
  * bounded by --buffer; up to 64 of them are in flight (pipelined XADDs)
- * while the rest wait. A failed connection is retried with backoff (0.1 s
+ * while the rest wait. Each connection first writes its handshake (AUTH,
+ * SELECT, PING: redis.h) and no entry before the handshake's replies say
+ * yes; a refused handshake ends ship (exit 1), or with --follow is said
+ * once and retried like a lost connection.
+ * A failed connection is retried with backoff (0.1 s
  * doubling to 5 s); entries in flight are sent again on the new connection
  * (at least once: a reply lost with the connection can mean one entry twice
  * in a Redis that survived). When the queue is full, a new batch is dropped
@@ -81,7 +85,10 @@ typedef struct _statq_ship {
 	size_t       queued_bytes, limit_bytes;
 
 	statq_redis  redis;
-	bool         up;          /* connected */
+	bool         up;          /* connected, the handshake answered */
+	bool         greeted;     /* the handshake is written on this connection */
+	int          hello;       /* its replies still to check */
+	bool         refused;     /* the server refused the handshake and ship is not following: it ends, exit 1 */
 	double       next_try, backoff, connect_started;
 	bool         said_down;
 
@@ -271,6 +278,8 @@ static void statq_ship_down(statq_ship *ship, const char *why)
 	}
 	statq_redis_close(&ship->redis);
 	ship->up = false;
+	ship->greeted = false;
+	ship->hello = 0;
 	ship->sent = 0;  /* in flight: sent again on the next connection */
 	ship->next_try = statq_now() + ship->backoff;
 	ship->backoff = ship->backoff * 2 > STATQ_SHIP_BACKOFF ? STATQ_SHIP_BACKOFF : ship->backoff * 2;
@@ -301,6 +310,31 @@ static void statq_ship_reply(statq_ship *ship, redisReply *reply)
 	ship->sent--;
 }
 
+/*
+ * The server refused the handshake (a wrong password, user or database, or
+ * a password it wants and none given): trying again will not help until
+ * someone changes the address or the server. Without --follow, ship says so
+ * and ends (exit 1); with it, it says so once and tries again with backoff
+ * (up to 5 s apart), in case the server's settings change.
+ */
+static void statq_ship_refused(statq_ship *ship)
+{
+	char why[1200];
+
+	snprintf(why, sizeof(why), "%s", ship->redis.error);
+	if (!ship->options->follow) {
+		statq_error("ship: %s", why);
+		ship->refused = true;
+		statq_interrupted = 1;
+		statq_redis_close(&ship->redis);
+		ship->up = ship->greeted = false;
+		ship->hello = 0;
+		ship->sent = 0;
+		return;
+	}
+	statq_ship_down(ship, why);
+}
+
 /* Connect, write and read as far as the socket allows now, never waiting. */
 static void statq_ship_pump(statq_ship *ship)
 {
@@ -312,6 +346,9 @@ static void statq_ship_pump(statq_ship *ship)
 
 	if (ship->gzipping_count) {
 		statq_ship_gzipped(ship, false);
+	}
+	if (ship->refused) {
+		return;
 	}
 	if (!ship->redis.context) {
 		if (now < ship->next_try) {
@@ -338,7 +375,12 @@ static void statq_ship_pump(statq_ship *ship)
 		return;
 	}
 	context = ship->redis.context;
-	if (!ship->up) {
+	if (!ship->greeted) {
+		/* AUTH, SELECT, PING first; no entry is written before their replies say yes */
+		ship->hello = statq_redis_hello(&ship->redis);
+		ship->greeted = true;
+	}
+	if (!ship->up && ship->hello == 0) {
 		if (ship->said_down) {
 			statq_error("ship: connected to %s again", ship->redis.address);
 		}
@@ -363,7 +405,7 @@ static void statq_ship_pump(statq_ship *ship)
 		statq_ship_push(ship, &entry);
 	}
 
-	while (ship->sent < ship->count && ship->sent < STATQ_SHIP_WINDOW) {
+	while (ship->up && ship->sent < ship->count && ship->sent < STATQ_SHIP_WINDOW) {
 		statq_ship_append(ship, &ship->entries[ship->head + ship->sent]);
 		ship->sent++;
 	}
@@ -385,7 +427,29 @@ static void statq_ship_pump(statq_ship *ship)
 			statq_ship_down(ship, why);
 			return;
 		}
-		while (ship->sent > 0) {
+		while (ship->hello > 0) {
+			bool ok;
+
+			reply = NULL;
+			if (redisGetReply(context, &reply) != REDIS_OK) {
+				char why[1200];
+
+				snprintf(why, sizeof(why), "lost the connection to %s: %.400s", ship->redis.address, context->errstr);
+				statq_ship_down(ship, why);
+				return;
+			}
+			if (!reply) {
+				break;
+			}
+			ok = statq_redis_hello_check(&ship->redis, reply);
+			freeReplyObject(reply);
+			ship->hello--;
+			if (!ok) {
+				statq_ship_refused(ship);
+				return;
+			}
+		}
+		while (ship->hello == 0 && ship->sent > 0) {
 			reply = NULL;
 			if (redisGetReply(context, &reply) != REDIS_OK) {
 				char why[1200];
@@ -455,7 +519,7 @@ static void statq_ship_drain(statq_ship *ship)
 	while (ship->gzipping_count) {
 		statq_ship_gzipped(ship, true);
 	}
-	while (statq_now() < deadline && (ship->count > 0 || ship->dropped_unreported)) {
+	while (!ship->refused && statq_now() < deadline && (ship->count > 0 || ship->dropped_unreported)) {
 		statq_ship_pump(ship);
 		if (ship->count > 0 || ship->dropped_unreported) {
 			struct pollfd pfd;
@@ -470,7 +534,8 @@ static void statq_ship_drain(statq_ship *ship)
 		statq_ship_entry *entry = &ship->entries[ship->head];
 
 		if (!entry->dropped) {
-			statq_ship_drop(ship, entry->n, entry->first, entry->last, "Redis did not take them before the end");
+			statq_ship_drop(ship, entry->n, entry->first, entry->last,
+				ship->refused ? "Redis refused the handshake" : "Redis did not take them before the end");
 		}
 		statq_ship_pop(ship);
 	}
@@ -560,7 +625,7 @@ int statq_ship_main(int argc, char **argv)
 	fprintf(stderr, "statq: ship: %llu samples read, %llu shipped in %llu entries to %s (stream %s), %llu dropped\n",
 		(unsigned long long) ship.read, (unsigned long long) ship.shipped, (unsigned long long) ship.shipped_entries,
 		ship.redis.address, options.stream, (unsigned long long) ship.dropped);
-	if (status == STATQ_OK && ship.read > 0 && ship.shipped == 0) {
+	if ((status == STATQ_OK && ship.read > 0 && ship.shipped == 0) || ship.refused) {
 		status = STATQ_FAIL;
 	}
 
