@@ -68,7 +68,7 @@ printf("index links the day: %s\n", str_contains($index, "<h2>$day</h2>") && str
     && str_contains($index, "href=\"hourly/$hour.all.html\"") ? 'yes' : 'no');
 printf("pending after: %d\n", $redis->pending('stat:samples', 'flames'));
 
-/* a second run: nothing new, nothing counted twice */
+/* a second run: nothing new, nothing counted twice; no temporary file left (.losses: the count of losses said, losses.h) */
 [$code, $out, $err] = statq_run(['aggregate', '--redis', $redis->url(), '--stream', 'stat:samples', '--group', 'flames',
     '--dir', "$dir/flames", '--once']);
 printf("again: exit %d, read %s, daily all unchanged: %s\n", $code, preg_match('/aggregate: 0 entries, 0 samples/', $err) ? 'nothing' : $err,
@@ -91,4 +91,4 @@ flame graph beside it, with every sample: yes
 index links the day: yes
 pending after: 0
 again: exit 0, read nothing, daily all unchanged: yes
-left in the directory: .lock daily hourly index.html
+left in the directory: .lock .losses daily hourly index.html

@@ -64,6 +64,7 @@
 #include "collect.h"
 #include "heads.h"
 #include "input.h"
+#include "losses.h"
 #include "redis.h"
 #include "table.h"
 
@@ -72,6 +73,7 @@
 #define STATQ_AGG_CLOSED    3600                 /* seconds after its end a period is closed */
 #define STATQ_AGG_TIMEOUT   10.0                 /* seconds for any Redis call */
 #define STATQ_AGG_WORKERS   2                    /* threads reading entries ahead (heads.h) */
+#define STATQ_AGG_LOSSES_SHOWN 20                /* lines of losses.log on index.html */
 
 /* one output file's counts: the file's key is "hourly/2026-11-25_13.all" */
 typedef struct _statq_agg_file {
@@ -112,6 +114,8 @@ typedef struct _statq_agg {
 	double       last_flush;
 	double       last_claim;
 	double       last_housekeeping;
+
+	statq_losses losses;      /* entries trimmed before they were read, a group made again (losses.h) */
 
 	/* totals, for the last word */
 	uint64_t     entries, samples, idle, malformed_entries, malformed_lines, dropped, lost, trimmed, other;
@@ -1067,6 +1071,50 @@ static int statq_agg_compare_names(const void *a, const void *b)
 	return strcmp(*(char * const *) b, *(char * const *) a);  /* newest first */
 }
 
+/* text into HTML, escaped */
+static void statq_agg_html_text(FILE *out, const char *text)
+{
+	for (; *text; text++) {
+		if (*text == '<' || *text == '>' || *text == '&' || *text == '"') {
+			fprintf(out, "&#%d;", *text);
+		} else {
+			fputc(*text, out);
+		}
+	}
+}
+
+/* The last lines of DIR/losses.log (losses.h), newest first: what was lost shows beside what was kept. */
+static void statq_agg_index_losses(statq_agg *agg, FILE *out)
+{
+	char *lines[STATQ_AGG_LOSSES_SHOWN], line[1400];
+	size_t count = 0, i;
+	FILE *log = fopen(agg->losses.log, "r");
+
+	if (!log) {
+		return;
+	}
+	memset(lines, 0, sizeof(lines));
+	while (fgets(line, sizeof(line), log)) {
+		line[strcspn(line, "\n")] = '\0';
+		free(lines[count % STATQ_AGG_LOSSES_SHOWN]);
+		lines[count % STATQ_AGG_LOSSES_SHOWN] = statq_strdup(line);
+		count++;
+	}
+	fclose(log);
+	if (count) {
+		fputs("<h2>Losses</h2>\n<p>Samples that never reached these files (the last ones; all of them in losses.log):</p>\n<ul>\n", out);
+		for (i = count; i > 0 && i + STATQ_AGG_LOSSES_SHOWN > count; i--) {
+			fputs("<li>", out);
+			statq_agg_html_text(out, lines[(i - 1) % STATQ_AGG_LOSSES_SHOWN]);
+			fputs("</li>\n", out);
+		}
+		fputs("</ul>\n", out);
+	}
+	for (i = 0; i < STATQ_AGG_LOSSES_SHOWN; i++) {
+		free(lines[i]);
+	}
+}
+
 static void statq_agg_index(statq_agg *agg)
 {
 	statq_agg_walk walk = {.top = agg->dir};
@@ -1099,6 +1147,7 @@ static void statq_agg_index(statq_agg *agg)
 		"<style>body{font:14px sans-serif;margin:2em}h2{margin-top:1.5em}li{margin:.2em 0}</style></head><body>\n"
 		"<h1>Flame graphs</h1>\n<p>Samples by the time they were taken (UTC), per day and hour: all entry points, then each script.</p>\n",
 		agg->options->stream);
+	statq_agg_index_losses(agg, out);
 	for (i = 0; i < count; i++) {
 		char *path = strchr(names[i], ' ') + 2, *label = strchr(path, '/') + 1, *end;
 
@@ -1108,13 +1157,7 @@ static void statq_agg_index(statq_agg *agg)
 		end = strstr(label, ".html");
 		*end = '\0';
 		fprintf(out, "<li><a href=\"%s.html\">", path);
-		for (; *label; label++) {
-			if (*label == '<' || *label == '>' || *label == '&' || *label == '"') {
-				fprintf(out, "&#%d;", *label);
-			} else {
-				fputc(*label, out);
-			}
-		}
+		statq_agg_html_text(out, label);
 		fputs("</a></li>\n", out);
 	}
 	fprintf(out, "%s</body></html>\n", count ? "</ul>\n" : "<p>Nothing yet.</p>\n");
@@ -1139,15 +1182,18 @@ static bool statq_agg_is_error(const redisReply *reply, const char *prefix)
 /* Connected, with the group there; retried with backoff until it works or we are told to stop. */
 static bool statq_agg_connect(statq_agg *agg, bool once)
 {
-	const char *create[] = {"XGROUP", "CREATE", agg->options->stream, agg->options->consumer_group, "0", "MKSTREAM"};
 	bool said = false;
 
 	while (!statq_interrupted) {
 		redisReply *reply;
 
 		if (statq_redis_connect(&agg->redis, true, STATQ_AGG_TIMEOUT)) {
-			reply = statq_redis_commandv(&agg->redis, 6, create);
+			reply = statq_losses_create_group(&agg->losses, &agg->redis);
 			if (reply && (reply->type != REDIS_REPLY_ERROR || statq_agg_is_error(reply, "BUSYGROUP"))) {
+				if (reply->type != REDIS_REPLY_ERROR) {
+					/* made now: this directory's first run, or Redis lost it */
+					statq_losses_recreated(&agg->losses, "Redis did not have it: restarted without its data, or deleted");
+				}
 				freeReplyObject(reply);
 				if (said) {
 					statq_error("aggregate: connected to %s again", agg->redis.address);
@@ -1410,7 +1456,7 @@ static bool statq_agg_mkdir(const char *path)
 	return true;
 }
 
-/* Remove temporary files a crash left (".name.XXXXXX"), not the journal. */
+/* Remove temporary files a crash left (".name.XXXXXX"), not the journal, the lock or .losses (losses.h). */
 static void statq_agg_clean(const char *dir)
 {
 	struct dirent *entry;
@@ -1423,7 +1469,8 @@ static void statq_agg_clean(const char *dir)
 		char path[4096];
 
 		if (entry->d_name[0] == '.' && strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0
-				&& strcmp(entry->d_name, ".journal") != 0 && strcmp(entry->d_name, ".lock") != 0) {
+				&& strcmp(entry->d_name, ".journal") != 0 && strcmp(entry->d_name, ".lock") != 0
+				&& strcmp(entry->d_name, ".losses") != 0) {
 			snprintf(path, sizeof(path), "%.3000s/%.900s", dir, entry->d_name);
 			unlink(path);
 		}
@@ -1498,6 +1545,7 @@ int statq_aggregate_main(int argc, char **argv)
 	}
 	agg.tokener = json_tokener_new();
 	agg.heads = statq_heads_start(STATQ_AGG_WORKERS);
+	statq_losses_open(&agg.losses, agg.dir, options.stream, options.consumer_group);
 	agg.last_flush = statq_now();
 
 	if (!statq_agg_connect(&agg, options.once)) {
@@ -1545,6 +1593,10 @@ int statq_aggregate_main(int argc, char **argv)
 			if (n < 0) {
 				break;
 			}
+			/* (--once: at its end, when it has read everything) */
+			if (statq_losses_check(&agg.losses, &agg.redis, options.once && n == 0)) {
+				statq_agg_index(&agg);
+			}
 			if (agg.bytes > STATQ_AGG_MEMORY || statq_now() - agg.last_flush >= options.flush) {
 				/* a disk that refuses (full, read-only): read nothing more until it takes what is held */
 				while (!statq_agg_flush(&agg) && !options.once && !statq_interrupted) {
@@ -1571,12 +1623,15 @@ int statq_aggregate_main(int argc, char **argv)
 		status = STATQ_FAIL;
 	}
 	fprintf(stderr, "statq: aggregate: %llu entries, %llu samples written to %s; %llu malformed entries, %llu malformed lines skipped; "
-		"%llu samples dropped by ship, %llu lost by stat, %llu entries trimmed before they were read\n",
+		"%llu samples dropped by ship, %llu lost by stat, %llu entries trimmed before they were read%s\n",
 		(unsigned long long) agg.entries, (unsigned long long) agg.samples, agg.dir,
 		(unsigned long long) agg.malformed_entries, (unsigned long long) agg.malformed_lines, (unsigned long long) agg.dropped,
-		(unsigned long long) agg.lost, (unsigned long long) agg.trimmed);
+		(unsigned long long) agg.lost, (unsigned long long) (agg.trimmed + agg.losses.trimmed),
+		agg.losses.recreated ? "; the group was made again (what it had not read by then, if anything, is lost)" : "");
 	if (agg.failed) {
 		status = STATQ_FAIL;
+	} else if (status == STATQ_OK && options.once && (agg.trimmed || agg.losses.trimmed || agg.losses.recreated)) {
+		status = STATQ_LOST;
 	}
 
 done:

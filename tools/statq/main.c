@@ -133,7 +133,9 @@ const statq_command statq_commands[] = {
 		"--retain-hours / --retain-days are removed. --once processes what the stream holds\n"
 		"and exits; otherwise it runs until SIGTERM or Ctrl-C, writing at least every --flush\n"
 		"seconds. Memory grows with the distinct stacks of the periods being written, not with\n"
-		"the samples.\n"
+		"the samples. Entries trimmed (ship's --maxlen) before the group read them, and a group\n"
+		"Redis lost (a restart without its data), are said on stderr and in DIR/losses.log;\n"
+		"--once then exits with status 3.\n"
 		"\n"
 		"example: statq aggregate --redis redis://10.0.0.5:6379 --stream stat:samples --group flames --dir /var/www/flames"},
 	{"ctl", STATQ_CMD_CTL, statq_ctl_main,

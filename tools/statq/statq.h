@@ -21,6 +21,7 @@
 #define STATQ_OK     0
 #define STATQ_FAIL   1  /* the run failed (cannot connect, cannot write) */
 #define STATQ_USAGE  2  /* bad command line */
+#define STATQ_LOST   3  /* aggregate --once: done, but entries were lost before it read them (losses.h) */
 
 /* the addresses the README's php-fpm setup uses; ctl's default (readers have none) */
 #define STATQ_DEFAULT_STREAM  "/run/php/stat.stream"
