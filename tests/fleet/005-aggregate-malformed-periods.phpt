@@ -1,5 +1,5 @@
 --TEST--
-fleet: aggregate skips, counts and acknowledges malformed entries and lines; closed periods are written gzip-compressed, retention removes old hourly files (--retain-hours) and old days (--retain-days), the index lists each day
+fleet: aggregate skips, counts and acknowledges malformed entries and lines; closed periods are written gzip-compressed, retention removes old hourly files (--retain-hours) and old days (--retain-days) and says what it removed, the index lists each day
 --SKIPIF--
 <?php require __DIR__ . '/fleet.inc'; if ($reason = fleet_skip_reason(['redis-server'])) die("skip $reason"); ?>
 --INI--
@@ -41,7 +41,8 @@ $add($entry($current));
 
 [$code, $out, $err] = statq_run(['aggregate', '--redis', $redis->url(), '--stream', 'stat:samples', '--group', 'g', '--dir', "$dir/out",
     '--once', '--retain-hours', '24']);
-echo preg_replace('/ entry \d+-\d+ of/', ' entry ID of', str_replace($dir, 'DIR', $err));
+$dates = fn(string $text): string => preg_replace('/\d{4}-\d\d-\d\d \d\d:00/', 'DAY HH:00', $text);
+echo $dates(preg_replace('/ entry \d+-\d+ of/', ' entry ID of', str_replace($dir, 'DIR', $err)));
 printf("exit %d, pending: %d\n", $code, $redis->pending('stat:samples', 'g'));
 
 $expect = fn(array $lines) => statq_parse_folded(statq_run(['fold', '-f', '-'], implode("\n", $lines) . "\n")[1]);
@@ -71,6 +72,7 @@ printf("late samples merged into the closed day: %s, no plain file beside: %s\n"
 /* --retain-days 2: the day that ended more than two days ago goes (folded and flame graph), today stays, the index forgets it */
 [$code, $out, $err] = statq_run(['aggregate', '--redis', $redis->url(), '--stream', 'stat:samples', '--group', 'g', '--dir', "$dir/out",
     '--once', '--retain-days', '2']);
+echo $dates(preg_replace('/.*aggregate: \d+ entries.*\n/', '', $err));
 printf("--retain-days 2: exit %d, three days ago removed: %s, today kept: %s, the index without it: %s\n", $code,
     glob("$dir/out/daily/{$day($now - 3 * 86400)}.*") ? 'no' : 'yes', file_exists("$dir/out/daily/{$day($now)}.all.folded") ? 'yes' : 'no',
     str_contains(file_get_contents("$dir/out/index.html"), "<h2>{$day($now - 3 * 86400)}</h2>") ? 'no' : 'yes');
@@ -82,6 +84,7 @@ statq: aggregate: skipped entry ID of stat:samples: its samples are not whole gz
 statq: aggregate: skipped entry ID of stat:samples: an unknown encoding (acknowledged; it will not be read again)
 statq: aggregate: entry ID of stat:samples: skipped 2 malformed lines
 statq: aggregate: skipped entry ID of stat:samples: none of its lines is a stat sample (acknowledged; it will not be read again)
+statq: aggregate: retention: removed 4 files of periods from DAY HH:00 to DAY HH:00 UTC (older than --retain-hours 24 for hourly files, --retain-days 90 for daily ones)
 statq: aggregate: 9 entries, 90 samples written to DIR/out; 5 malformed entries, 4 malformed lines skipped; 7 samples dropped by ship, 8 lost by stat, 0 entries trimmed before they were read
 exit 0, pending: 0
 daily all: every good sample, once: yes
@@ -90,4 +93,5 @@ two hours ago: hourly closed, gzip: yes, same counts: yes, flame graph: yes
 this hour: plain: yes
 index: a heading per day: yes
 late samples merged into the closed day: yes, no plain file beside: yes
+statq: aggregate: retention: removed 4 files of periods from DAY HH:00 to DAY HH:00 UTC (older than --retain-hours 48 for hourly files, --retain-days 2 for daily ones)
 --retain-days 2: exit 0, three days ago removed: yes, today kept: yes, the index without it: yes

@@ -1,5 +1,5 @@
 --TEST--
-fleet: pprof, ship and aggregate in --help; missing or wrong options and an unreachable Redis are clear errors that name the fix
+fleet: pprof, ship and aggregate in --help; missing or wrong options, an unreachable Redis and a stream nobody shipped to are clear errors that name the fix (a running aggregate says once that it waits for the stream)
 --SKIPIF--
 <?php require __DIR__ . '/fleet.inc'; if ($reason = fleet_skip_reason(['redis-server'])) die("skip $reason"); ?>
 --INI--
@@ -33,6 +33,10 @@ stat_test_until(fn() => file_exists("$dir/one/index.html"));
 echo $show(statq_run(['aggregate', '--redis', $redis->url(), '--stream', 's', '--group', 'g', '--dir', "$dir/one", '--once'])), "\n";
 $a->signal(SIGTERM);
 printf("the first one, SIGTERM: exit %d\n", $a->wait());
+printf("it said, once, that the stream is not there yet: %d\n", substr_count($a->stderr(), 'has no stream s yet: waiting for entries'));
+/* a misspelt stream: an error for --once, and not made */
+echo $show(statq_run(['aggregate', '--redis', $redis->url(), '--stream', 'stat:smaples', '--group', 'g', '--dir', "$dir/typo", '--once'])), "\n";
+printf("stat:smaples made: %s\n", $redis->cmd(['EXISTS', 'stat:smaples']) ? 'yes' : 'no');
 ?>
 --EXPECT--
 --help lists them: yes
@@ -49,3 +53,6 @@ statq: ship: dropping samples: Redis did not take them before the end (counted; 
 statq: ship: 393 samples read, 0 shipped in 0 entries to unix://DIR/none.sock (stream s), 393 dropped
 exit 1: statq: aggregate: DIR/one/.lock: another statq aggregate is writing to this directory
 the first one, SIGTERM: exit 0
+it said, once, that the stream is not there yet: 1
+exit 1: statq: aggregate: unix://DIR/redis.sock has no stream stat:smaples: nothing was shipped to it (is it the --stream ship writes to?)
+stat:smaples made: no

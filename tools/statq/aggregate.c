@@ -121,6 +121,8 @@ typedef struct _statq_agg {
 	uint64_t     entries, samples, idle, malformed_entries, malformed_lines, dropped, lost, trimmed, other;
 	uint64_t     files_written;
 	bool         failed;
+	bool         said_missing;  /* said that the stream is not there yet */
+	bool         said_down;     /* said that Redis is away (a stall, a lost connection), not yet that it is back */
 } statq_agg;
 
 /* -------------------------------------------------------------------------- */
@@ -1045,7 +1047,8 @@ static bool statq_agg_walk_next(statq_agg_walk *walk)
 static void statq_agg_housekeeping(statq_agg *agg)
 {
 	statq_agg_walk walk = {.top = agg->dir};
-	time_t now = time(NULL);
+	time_t now = time(NULL), oldest = 0, newest = 0;
+	size_t removed = 0;
 
 	while (statq_agg_walk_next(&walk)) {
 		int64_t keep = walk.daily ? agg->options->retain_days * 86400 : agg->options->retain_hours * 3600;
@@ -1059,10 +1062,28 @@ static void statq_agg_housekeeping(statq_agg *agg)
 		end = start + (walk.daily ? 86400 : 3600);
 		snprintf(path, sizeof(path), "%.3000s/%.900s", walk.dir, walk.name);
 		if (keep > 0 && end + keep <= now) {
-			unlink(path);
+			if (unlink(path) == 0) {
+				removed++;
+				oldest = !oldest || start < oldest ? start : oldest;
+				newest = start > newest ? start : newest;
+			} else if (errno != ENOENT) {
+				statq_error("aggregate: retention: cannot remove %s: %s", path, strerror(errno));
+			}
 		} else if (end + STATQ_AGG_CLOSED <= now && statq_agg_ends(walk.name, ".folded")) {
 			statq_agg_compress(walk.dir, walk.name);
 		}
+	}
+	if (removed) {
+		char from[32], to[32];
+		struct tm tm;
+
+		gmtime_r(&oldest, &tm);
+		strftime(from, sizeof(from), "%Y-%m-%d %H:00", &tm);
+		gmtime_r(&newest, &tm);
+		strftime(to, sizeof(to), "%Y-%m-%d %H:00", &tm);
+		statq_error("aggregate: retention: removed %zu files of periods from %s to %s UTC (older than --retain-hours %lld "
+			"for hourly files, --retain-days %lld for daily ones)", removed, from, to,
+			(long long) agg->options->retain_hours, (long long) agg->options->retain_days);
 	}
 }
 
@@ -1179,15 +1200,49 @@ static bool statq_agg_is_error(const redisReply *reply, const char *prefix)
 	return reply && reply->type == REDIS_REPLY_ERROR && strncmp(reply->str, prefix, strlen(prefix)) == 0;
 }
 
+/*
+ * Whether the stream is there. A stream nobody shipped to is most often a
+ * misspelt --stream: for --once an error (false, the connection closed and
+ * `refused` set, so that it is not tried again); otherwise said once, and
+ * true: the group is made with the stream (MKSTREAM), and reads what ship
+ * writes from its first entry. Also false when the connection failed.
+ */
+static bool statq_agg_stream_there(statq_agg *agg, bool once)
+{
+	const char *exists[] = {"EXISTS", agg->options->stream};
+	redisReply *reply = statq_redis_commandv(&agg->redis, 2, exists);
+	bool there;
+
+	if (!reply) {
+		return false;
+	}
+	there = reply->type == REDIS_REPLY_INTEGER && reply->integer > 0;
+	freeReplyObject(reply);
+	if (there) {
+		return true;
+	}
+	if (once) {
+		snprintf(agg->redis.error, sizeof(agg->redis.error), "%s has no stream %s: nothing was shipped to it "
+			"(is it the --stream ship writes to?)", agg->redis.address, agg->options->stream);
+		statq_redis_close(&agg->redis);
+		agg->redis.refused = true;
+		return false;
+	}
+	if (!agg->said_missing) {
+		statq_error("aggregate: %s has no stream %s yet: waiting for entries (is it the --stream ship writes to?)",
+			agg->redis.address, agg->options->stream);
+		agg->said_missing = true;
+	}
+	return true;
+}
+
 /* Connected, with the group there; retried with backoff until it works or we are told to stop. */
 static bool statq_agg_connect(statq_agg *agg, bool once)
 {
-	bool said = false;
-
 	while (!statq_interrupted) {
 		redisReply *reply;
 
-		if (statq_redis_connect(&agg->redis, true, STATQ_AGG_TIMEOUT)) {
+		if (statq_redis_connect(&agg->redis, true, STATQ_AGG_TIMEOUT) && statq_agg_stream_there(agg, once)) {
 			reply = statq_losses_create_group(&agg->losses, &agg->redis);
 			if (reply && (reply->type != REDIS_REPLY_ERROR || statq_agg_is_error(reply, "BUSYGROUP"))) {
 				if (reply->type != REDIS_REPLY_ERROR) {
@@ -1195,8 +1250,9 @@ static bool statq_agg_connect(statq_agg *agg, bool once)
 					statq_losses_recreated(&agg->losses, "Redis did not have it: restarted without its data, or deleted");
 				}
 				freeReplyObject(reply);
-				if (said) {
+				if (agg->said_down) {
 					statq_error("aggregate: connected to %s again", agg->redis.address);
+					agg->said_down = false;
 				}
 				agg->backoff = 0.1;
 				return true;
@@ -1212,9 +1268,9 @@ static bool statq_agg_connect(statq_agg *agg, bool once)
 			statq_error("aggregate: %s", agg->redis.error);
 			return false;
 		}
-		if (!said) {
+		if (!agg->said_down) {
 			statq_error("aggregate: %s; trying again (0.1 s to 5 s apart)", agg->redis.error);
-			said = true;
+			agg->said_down = true;
 		}
 		poll(NULL, 0, (int) (agg->backoff * 1000));
 		agg->backoff = agg->backoff * 2 > 5 ? 5 : agg->backoff * 2;
@@ -1275,6 +1331,11 @@ static long statq_agg_read_group(statq_agg *agg, const char *id, int block_ms, c
 	argv[argc++] = id;
 	reply = statq_redis_commandv(&agg->redis, argc, argv);
 	if (!reply) {
+		/* (a Redis that answers nothing for STATQ_AGG_TIMEOUT seconds too: the connection is closed) */
+		if (!agg->said_down) {
+			statq_error("aggregate: %s; reconnecting", agg->redis.error);
+			agg->said_down = true;
+		}
 		return -1;
 	}
 	if (reply->type == REDIS_REPLY_ERROR) {

@@ -305,8 +305,13 @@ bool statq_redis_hello_check(statq_redis *redis, const redisReply *reply)
 
 static void statq_redis_failed(statq_redis *redis, const char *what)
 {
-	snprintf(redis->error, sizeof(redis->error), "%s %s: %.400s", what, redis->address,
-		redis->context && redis->context->errstr[0] ? redis->context->errstr : strerror(errno ? errno : EIO));
+	const char *why = redis->context && redis->context->errstr[0] ? redis->context->errstr : strerror(errno ? errno : EIO);
+
+	/* (a blocking call's timeout: hiredis says EAGAIN) */
+	if (strcmp(why, strerror(EAGAIN)) == 0) {
+		why = "no answer in time (a Redis that stalls, or a network that drops packets)";
+	}
+	snprintf(redis->error, sizeof(redis->error), "%s %s: %.400s", what, redis->address, why);
 	statq_redis_close(redis);
 }
 

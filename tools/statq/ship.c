@@ -23,6 +23,8 @@
  * SELECT, PING: redis.h) and no entry before the handshake's replies say
  * yes; a refused handshake ends ship (exit 1), or with --follow is said
  * once and retried like a lost connection.
+ * A Redis that holds the connection but answers nothing for 2 s is said
+ * once, and again once it answers.
  * A failed connection is retried with backoff (0.1 s
  * doubling to 5 s); entries in flight are sent again on the new connection
  * (at least once: a reply lost with the connection can mean one entry twice
@@ -49,6 +51,7 @@
 #define STATQ_SHIP_DRAIN    5.0   /* seconds to send what is queued at the end */
 #define STATQ_SHIP_BACKOFF  5.0   /* most seconds between connection attempts */
 #define STATQ_SHIP_GZIPPING 4     /* batches being compressed at once (gzipper.h) */
+#define STATQ_SHIP_STALL    2.0   /* seconds without a reply to entries in flight before it is said */
 
 typedef struct _statq_ship_entry {
 	bool     dropped;   /* a "dropped" counter entry */
@@ -91,6 +94,8 @@ typedef struct _statq_ship {
 	bool         refused;     /* the server refused the handshake and ship is not following: it ends, exit 1 */
 	double       next_try, backoff, connect_started;
 	bool         said_down;
+	double       waiting_since;  /* entries in flight, no reply since then (0: none in flight) */
+	bool         said_stall;
 
 	uint64_t     read;        /* samples read */
 	uint64_t     shipped, shipped_entries;
@@ -281,6 +286,8 @@ static void statq_ship_down(statq_ship *ship, const char *why)
 	ship->greeted = false;
 	ship->hello = 0;
 	ship->sent = 0;  /* in flight: sent again on the next connection */
+	ship->waiting_since = 0;
+	ship->said_stall = false;
 	ship->next_try = statq_now() + ship->backoff;
 	ship->backoff = ship->backoff * 2 > STATQ_SHIP_BACKOFF ? STATQ_SHIP_BACKOFF : ship->backoff * 2;
 }
@@ -308,6 +315,11 @@ static void statq_ship_reply(statq_ship *ship, redisReply *reply)
 	}
 	statq_ship_pop(ship);
 	ship->sent--;
+	if (ship->said_stall) {
+		statq_error("ship: %s answers again, after %.0f s", ship->redis.address, statq_now() - ship->waiting_since);
+		ship->said_stall = false;
+	}
+	ship->waiting_since = ship->sent ? statq_now() : 0;
 }
 
 /*
@@ -408,6 +420,15 @@ static void statq_ship_pump(statq_ship *ship)
 	while (ship->up && ship->sent < ship->count && ship->sent < STATQ_SHIP_WINDOW) {
 		statq_ship_append(ship, &ship->entries[ship->head + ship->sent]);
 		ship->sent++;
+		if (!ship->waiting_since) {
+			ship->waiting_since = now;
+		}
+	}
+	/* a Redis that takes the connection but answers nothing (stopped, swapping, a full disk for AOF) */
+	if (ship->waiting_since && !ship->said_stall && now - ship->waiting_since >= STATQ_SHIP_STALL) {
+		statq_error("ship: %s has not answered for %.0f s (%zu entries waiting for a reply); still reading the stream, "
+			"keeping up to %lld MiB", ship->redis.address, now - ship->waiting_since, ship->sent, (long long) ship->options->buffer);
+		ship->said_stall = true;
 	}
 	if (redisBufferWrite(context, &done) != REDIS_OK) {
 		char why[1200];
