@@ -66,6 +66,13 @@ printf("flame graph beside it, with every sample: %s\n", $flame && $flame['sampl
 $index = file_get_contents("$dir/flames/index.html");
 printf("index links the day: %s\n", str_contains($index, "<h2>$day</h2>") && str_contains($index, "href=\"daily/$day.all.html\"")
     && str_contains($index, "href=\"hourly/$hour.all.html\"") ? 'yes' : 'no');
+/* the index: the day's `all` first, then its script, then the hours; each with its samples and their first and last time */
+preg_match_all('/<li><a href="([^"]+)\.html">[^<]*<\/a> <span class="n">(\d+) samples, ([\d:?]+) to ([\d:?]+)<\/span>/', $index, $items, PREG_SET_ORDER);
+$kept = array_filter($direct, fn($s) => statq_expected_frames($s) !== null);
+$times = array_map(fn($s) => gmdate('H:i:s', (int) $s['time']), $kept);
+printf("index: first the day's all, then its script: %s; samples and times: %s\n",
+    count($items) >= 2 && $items[0][1] === "daily/$day.all" && $items[1][1] === "daily/$day.$script" ? 'yes' : 'no: ' . implode(', ', array_column($items, 1)),
+    $items && (int) $items[0][2] === count($kept) && $items[0][3] === min($times) && $items[0][4] === max($times) ? 'yes' : 'no: ' . ($items[0][0] ?? ''));
 printf("pending after: %d\n", $redis->pending('stat:samples', 'flames'));
 
 /* a second run: nothing new, nothing counted twice; no temporary file left (.losses: the count of losses said, losses.h) */
@@ -89,6 +96,7 @@ per script, the same (one script): yes
 files named by the samples' day and hour: yes
 flame graph beside it, with every sample: yes
 index links the day: yes
+index: first the day's all, then its script: yes; samples and times: yes
 pending after: 0
 again: exit 0, read nothing, daily all unchanged: yes
 left in the directory: .lock .losses daily hourly index.html

@@ -84,7 +84,7 @@ statq: aggregate: skipped entry ID of stat:samples: its samples are not whole gz
 statq: aggregate: skipped entry ID of stat:samples: an unknown encoding (acknowledged; it will not be read again)
 statq: aggregate: entry ID of stat:samples: skipped 2 malformed lines
 statq: aggregate: skipped entry ID of stat:samples: none of its lines is a stat sample (acknowledged; it will not be read again)
-statq: aggregate: retention: removed 4 files of periods from DAY HH:00 to DAY HH:00 UTC (older than --retain-hours 24 for hourly files, --retain-days 90 for daily ones)
+statq: aggregate: retention: removed 6 files of periods from DAY HH:00 to DAY HH:00 UTC (older than --retain-hours 24 for hourly files, --retain-days 90 for daily ones)
 statq: aggregate: 9 entries, 90 samples written to DIR/out; 5 malformed entries, 4 malformed lines skipped; 7 samples dropped by ship, 8 lost by stat, 0 entries trimmed before they were read
 exit 0, pending: 0
 daily all: every good sample, once: yes
@@ -93,5 +93,5 @@ two hours ago: hourly closed, gzip: yes, same counts: yes, flame graph: yes
 this hour: plain: yes
 index: a heading per day: yes
 late samples merged into the closed day: yes, no plain file beside: yes
-statq: aggregate: retention: removed 4 files of periods from DAY HH:00 to DAY HH:00 UTC (older than --retain-hours 48 for hourly files, --retain-days 2 for daily ones)
+statq: aggregate: retention: removed 6 files of periods from DAY HH:00 to DAY HH:00 UTC (older than --retain-hours 48 for hourly files, --retain-days 2 for daily ones)
 --retain-days 2: exit 0, three days ago removed: yes, today kept: yes, the index without it: yes

@@ -36,6 +36,8 @@
  * removed and the unacknowledged entries are read again. One aggregator per
  * DIR at a time (a lock on DIR/.lock).
  *
+ * Beside each file, NAME.meta holds its samples and the first and last of
+ * their times (written with it, through the same journal), for index.html.
  * A period that ended more than an hour ago is written gzip-compressed
  * (.folded.gz; a late sample still merges into it). Retention removes
  * hourly and daily files older than --retain-hours and --retain-days.
@@ -80,7 +82,14 @@ typedef struct _statq_agg_file {
 	char       *key;
 	time_t      start, end;   /* the period */
 	statq_table stacks;       /* stack id (uint32_t) -> samples */
+	double      first, last;  /* the least and greatest "time" of the samples held */
 } statq_agg_file;
+
+/* A file's figures for the index, in NAME.meta beside it: "samples N first T last T" (T: Unix seconds). */
+typedef struct _statq_agg_meta {
+	uint64_t samples;
+	double   first, last;
+} statq_agg_meta;
 
 typedef struct _statq_agg {
 	const statq_options *options;
@@ -183,6 +192,7 @@ static statq_agg_file *statq_agg_file_get(statq_agg *agg, bool daily, time_t whe
 		file->key = statq_strdup(key);
 		file->start = start;
 		file->end = start + (daily ? 86400 : 3600);
+		file->first = file->last = 0;
 		statq_table_init(&file->stacks);
 	}
 	return &agg->files[*index];
@@ -298,10 +308,15 @@ static void statq_agg_add(statq_agg *agg, uint64_t stack, double time, const cha
 		agg->idle++;
 		return;
 	}
-	when = (time_t) (time > 0 ? time : fallback);
+	time = time > 0 ? time : fallback;
+	when = (time_t) time;
 	quad = statq_agg_quad(agg, when, path);
 	for (i = 0; i < 4; i++) {
-		statq_agg_count(agg, &agg->files[quad[i]], (uint32_t) stack, 1);
+		statq_agg_file *file = &agg->files[quad[i]];
+
+		statq_agg_count(agg, file, (uint32_t) stack, 1);
+		file->first = file->first == 0 || time < file->first ? time : file->first;
+		file->last = time > file->last ? time : file->last;
 	}
 	agg->samples++;
 }
@@ -684,9 +699,28 @@ typedef struct _statq_agg_rename {
 } statq_agg_rename;
 
 /* The merged folded file and its flame graph, as temporary files; their renames added to renames. */
+/* NAME.meta's figures; all 0 when there is none (or it cannot be read). */
+static statq_agg_meta statq_agg_meta_read(const char *path)
+{
+	statq_agg_meta meta = {0, 0, 0};
+	unsigned long long samples;
+	FILE *file = fopen(path, "r");
+
+	if (file) {
+		if (fscanf(file, "samples %llu first %lf last %lf", &samples, &meta.first, &meta.last) == 3) {
+			meta.samples = samples;
+		} else {
+			meta.first = meta.last = 0;
+		}
+		fclose(file);
+	}
+	return meta;
+}
+
 static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg_rename **renames, size_t *count, size_t *capacity)
 {
-	char dir[4096], name[512], plain[4096], gzname[4096], html[4096], temp[4096], title[700];
+	char dir[4096], name[512], plain[4096], gzname[4096], html[4096], metaname[4096], temp[4096], title[700];
+	statq_agg_meta meta;
 	const char *slash = strchr(file->key, '/');
 	statq_table merged;
 	statq_table_entry *entry, **sorted;
@@ -703,6 +737,7 @@ static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg
 	snprintf(plain, sizeof(plain), "%.3000s/%.900s.folded", dir, name);
 	snprintf(gzname, sizeof(gzname), "%.3000s/%.900s.folded.gz", dir, name);
 	snprintf(html, sizeof(html), "%.3000s/%.900s.html", dir, name);
+	snprintf(metaname, sizeof(metaname), "%.3000s/%.900s.meta", dir, name);
 
 	/* what the file holds already: the .gz when there is one (both: the same, from a crash in between) */
 	statq_table_init(&merged);
@@ -752,7 +787,7 @@ static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg
 		statq_table_free(&merged);
 		return false;
 	}
-	if (*count + 2 > *capacity) {
+	if (*count + 3 > *capacity) {
 		*capacity = *capacity * 2 + 16;
 		*renames = statq_realloc(*renames, *capacity * sizeof(**renames));
 	}
@@ -787,6 +822,25 @@ static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg
 		ok = false;
 	}
 	statq_profile_free(profile);
+
+	/* its figures for the index: its samples (all it holds), the first and last of them */
+	meta = statq_agg_meta_read(metaname);
+	for (meta.samples = 0, i = 0; i < n; i++) {
+		meta.samples += sorted[i]->value;
+	}
+	meta.first = meta.first == 0 || (file->first > 0 && file->first < meta.first) ? file->first : meta.first;
+	meta.last = file->last > meta.last ? file->last : meta.last;
+	if (ok && (out = statq_agg_create(dir, name, temp, sizeof(temp), NULL))) {
+		fprintf(out, "samples %llu first %.6f last %.6f\n", (unsigned long long) meta.samples, meta.first, meta.last);
+		if (statq_agg_finish(out, NULL, temp, false)) {
+			snprintf((*renames)[*count].from, sizeof((*renames)[*count].from), "%s", temp);
+			snprintf((*renames)[*count].to, sizeof((*renames)[*count].to), "%s", metaname);
+			(*renames)[*count].remove[0] = '\0';
+			(*count)++;
+		} else {
+			ok = false;
+		}
+	}
 	free(sorted);
 	statq_table_free(&merged);
 	agg->files_written++;
@@ -1087,11 +1141,6 @@ static void statq_agg_housekeeping(statq_agg *agg)
 	}
 }
 
-static int statq_agg_compare_names(const void *a, const void *b)
-{
-	return strcmp(*(char * const *) b, *(char * const *) a);  /* newest first */
-}
-
 /* text into HTML, escaped */
 static void statq_agg_html_text(FILE *out, const char *text)
 {
@@ -1136,60 +1185,137 @@ static void statq_agg_index_losses(statq_agg *agg, FILE *out)
 	}
 }
 
-static void statq_agg_index(statq_agg *agg)
+/* One flame graph on the index: its period and entry point, and its figures (NAME.meta). */
+typedef struct _statq_agg_listed {
+	char           day[11];     /* "2026-11-25" */
+	int            hour;        /* -1: the day's file */
+	bool           all;         /* the entry point `all` */
+	char           entry[512];  /* the entry point (the file name's part after the period) */
+	char           path[600];   /* "daily/2026-11-25.all" */
+	statq_agg_meta meta;
+} statq_agg_listed;
+
+/* Newest day first; in a day, the day's files, then each hour newest first; in each, `all`, then the scripts by name. */
+static int statq_agg_compare_listed(const void *a, const void *b)
+{
+	const statq_agg_listed *x = a, *y = b;
+	int order = strcmp(y->day, x->day);
+
+	if (order) {
+		return order;
+	}
+	if (x->hour != y->hour) {
+		return x->hour < y->hour ? -1 : 1;  /* -1 (the day) first */
+	}
+	if (x->all != y->all) {
+		return x->all ? -1 : 1;
+	}
+	return strcmp(x->entry, y->entry);
+}
+
+/* "14:03:07" of a sample's time, UTC; "?" when unknown. */
+static void statq_agg_clock(double t, char *out, size_t size)
+{
+	time_t when = (time_t) t;
+	struct tm tm;
+
+	if (t <= 0) {
+		snprintf(out, size, "?");
+		return;
+	}
+	gmtime_r(&when, &tm);
+	strftime(out, size, "%H:%M:%S", &tm);
+}
+
+/* The files of walk's directories as index lines (each .html with its period); *count of them. */
+static statq_agg_listed *statq_agg_index_list(statq_agg *agg, size_t *count)
 {
 	statq_agg_walk walk = {.top = agg->dir};
-	char **names = NULL, temp[4096], target[4096];
-	size_t count = 0, capacity = 0, i;
-	FILE *out;
+	statq_agg_listed *list = NULL;
+	size_t capacity = 0;
 
+	*count = 0;
 	while (statq_agg_walk_next(&walk)) {
-		char line[600];
+		statq_agg_listed *item;
+		const char *dot;
+		char meta[4096];
+		size_t stem;
+		int hour = -1;
 
-		if (!statq_agg_ends(walk.name, ".html")) {
+		if (!statq_agg_ends(walk.name, ".html") || strlen(walk.name) < 11) {
 			continue;
 		}
-		/* "2026-11-25 1daily 2026-11-25.all.html": sorts by day, daily before hourly */
-		snprintf(line, sizeof(line), "%.10s %d%s/%s", walk.name, walk.daily ? 1 : 0, walk.daily ? "daily" : "hourly", walk.name);
-		if (count == capacity) {
-			capacity = capacity * 2 + 64;
-			names = statq_realloc(names, capacity * sizeof(char *));
+		if (!walk.daily && (sscanf(walk.name + 10, "_%2d.", &hour) != 1 || walk.name[13] != '.')) {
+			continue;
 		}
-		names[count++] = statq_strdup(line);
+		dot = walk.name + (walk.daily ? 10 : 13);
+		if (*dot != '.') {
+			continue;
+		}
+		if (*count == capacity) {
+			capacity = capacity * 2 + 64;
+			list = statq_realloc(list, capacity * sizeof(*list));
+		}
+		item = &list[(*count)++];
+		stem = strlen(walk.name) - strlen(".html");
+		snprintf(item->day, sizeof(item->day), "%.10s", walk.name);
+		item->hour = walk.daily ? -1 : hour;
+		snprintf(item->entry, sizeof(item->entry), "%.*s", (int) (stem - (size_t) (dot + 1 - walk.name)), dot + 1);
+		item->all = strcmp(item->entry, "all") == 0;
+		snprintf(item->path, sizeof(item->path), "%s/%.*s", walk.daily ? "daily" : "hourly", (int) stem, walk.name);
+		snprintf(meta, sizeof(meta), "%.3000s/%.*s.meta", walk.dir, (int) stem, walk.name);
+		item->meta = statq_agg_meta_read(meta);
 	}
-	if (count) {
-		qsort(names, count, sizeof(char *), statq_agg_compare_names);
+	if (*count) {
+		qsort(list, *count, sizeof(*list), statq_agg_compare_listed);
 	}
+	return list;
+}
+
+static void statq_agg_index(statq_agg *agg)
+{
+	statq_agg_listed *list;
+	char temp[4096], target[4096];
+	size_t count = 0, i;
+	FILE *out;
+
+	list = statq_agg_index_list(agg, &count);
 	snprintf(target, sizeof(target), "%s/index.html", agg->dir);
 	if (!(out = statq_agg_create(agg->dir, "index.html", temp, sizeof(temp), NULL))) {
-		goto done;
+		free(list);
+		return;
 	}
 	fprintf(out, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Flame graphs: %s</title>\n"
-		"<style>body{font:14px sans-serif;margin:2em}h2{margin-top:1.5em}li{margin:.2em 0}</style></head><body>\n"
-		"<h1>Flame graphs</h1>\n<p>Samples by the time they were taken (UTC), per day and hour: all entry points, then each script.</p>\n",
+		"<style>body{font:14px sans-serif;margin:2em}h2{margin-top:1.5em}li{margin:.2em 0}"
+		".n{color:#555}</style></head><body>\n"
+		"<h1>Flame graphs</h1>\n<p>Samples by the time they were taken (UTC), per day and hour: all entry points, "
+		"then each script; with each, its samples and the first and last of them.</p>\n",
 		agg->options->stream);
 	statq_agg_index_losses(agg, out);
 	for (i = 0; i < count; i++) {
-		char *path = strchr(names[i], ' ') + 2, *label = strchr(path, '/') + 1, *end;
+		const statq_agg_listed *item = &list[i];
+		char first[16], last[16];
 
-		if (i == 0 || strncmp(names[i], names[i - 1], 10) != 0) {
-			fprintf(out, "%s<h2>%.10s</h2>\n<ul>\n", i ? "</ul>\n" : "", names[i]);
+		if (i == 0 || strcmp(item->day, list[i - 1].day) != 0) {
+			fprintf(out, "%s<h2>%s</h2>\n<ul>\n", i ? "</ul>\n" : "", item->day);
 		}
-		end = strstr(label, ".html");
-		*end = '\0';
-		fprintf(out, "<li><a href=\"%s.html\">", path);
-		statq_agg_html_text(out, label);
-		fputs("</a></li>\n", out);
+		statq_agg_clock(item->meta.first, first, sizeof(first));
+		statq_agg_clock(item->meta.last, last, sizeof(last));
+		fprintf(out, "<li><a href=\"%s.html\">", item->path);
+		if (item->hour >= 0) {
+			fprintf(out, "%02d:00 ", item->hour);
+		} else {
+			fputs("the day: ", out);
+		}
+		statq_agg_html_text(out, item->entry);
+		fprintf(out, "</a> <span class=\"n\">%llu samples, %s to %s</span></li>\n",
+			(unsigned long long) item->meta.samples, first, last);
 	}
 	fprintf(out, "%s</body></html>\n", count ? "</ul>\n" : "<p>Nothing yet.</p>\n");
 	if (statq_agg_finish(out, NULL, temp, false) && rename(temp, target) != 0) {
 		unlink(temp);
 	}
-done:
-	for (i = 0; i < count; i++) {
-		free(names[i]);
-	}
-	free(names);
+	free(list);
 }
 
 /* -------------------------------------------------------------------------- */
