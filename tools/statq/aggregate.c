@@ -699,6 +699,14 @@ typedef struct _statq_agg_rename {
 } statq_agg_rename;
 
 /* The merged folded file and its flame graph, as temporary files; their renames added to renames. */
+/* One rename of the journal: from a temporary file to its place, removing an older form of it ("": none). */
+static void statq_agg_renamed(statq_agg_rename *entry, const char *from, const char *to, const char *older)
+{
+	snprintf(entry->from, sizeof(entry->from), "%s", from);
+	snprintf(entry->to, sizeof(entry->to), "%s", to);
+	snprintf(entry->remove, sizeof(entry->remove), "%s", older);
+}
+
 /* NAME.meta's figures; all 0 when there is none (or it cannot be read). */
 static statq_agg_meta statq_agg_meta_read(const char *path)
 {
@@ -791,10 +799,7 @@ static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg
 		*capacity = *capacity * 2 + 16;
 		*renames = statq_realloc(*renames, *capacity * sizeof(**renames));
 	}
-	snprintf((*renames)[*count].from, sizeof((*renames)[*count].from), "%s", temp);
-	snprintf((*renames)[*count].to, sizeof((*renames)[*count].to), "%s", closed ? gzname : plain);
-	snprintf((*renames)[*count].remove, sizeof((*renames)[*count].remove), "%s", closed ? plain : "");
-	(*count)++;
+	statq_agg_renamed(&(*renames)[(*count)++], temp, closed ? gzname : plain, closed ? plain : "");
 
 	/* its flame graph */
 	profile = statq_profile_new(false);
@@ -811,10 +816,7 @@ static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg
 	if ((out = statq_agg_create(dir, name, temp, sizeof(temp), NULL))) {
 		statq_flame_profile(out, title, profile, agg->options->stream, 0);
 		if (statq_agg_finish(out, NULL, temp, false)) {
-			snprintf((*renames)[*count].from, sizeof((*renames)[*count].from), "%s", temp);
-			snprintf((*renames)[*count].to, sizeof((*renames)[*count].to), "%s", html);
-			(*renames)[*count].remove[0] = '\0';
-			(*count)++;
+			statq_agg_renamed(&(*renames)[(*count)++], temp, html, "");
 		} else {
 			ok = false;
 		}
@@ -833,10 +835,7 @@ static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg
 	if (ok && (out = statq_agg_create(dir, name, temp, sizeof(temp), NULL))) {
 		fprintf(out, "samples %llu first %.6f last %.6f\n", (unsigned long long) meta.samples, meta.first, meta.last);
 		if (statq_agg_finish(out, NULL, temp, false)) {
-			snprintf((*renames)[*count].from, sizeof((*renames)[*count].from), "%s", temp);
-			snprintf((*renames)[*count].to, sizeof((*renames)[*count].to), "%s", metaname);
-			(*renames)[*count].remove[0] = '\0';
-			(*count)++;
+			statq_agg_renamed(&(*renames)[(*count)++], temp, metaname, "");
 		} else {
 			ok = false;
 		}
@@ -1432,30 +1431,72 @@ static size_t statq_agg_entries(statq_agg *agg, const redisReply *list, char *la
  * One XREADGROUP from id ("0": our pending entries after it; ">": new ones).
  * The number of entries, or -1 when the connection failed (closed).
  */
+/*
+ * XREADGROUP of new entries (">"), with what the stream and the group say
+ * at that moment (MULTI: XINFO STREAM, XINFO GROUPS, the read, EXEC), for
+ * losses.h; the read's reply, or NULL when the connection failed. Then,
+ * when it read nothing, wait up to block_ms for an entry after the stream's
+ * last (XREAD BLOCK: it reads for nobody) so that the next read finds it.
+ */
+static redisReply *statq_agg_read_new(statq_agg *agg, int argc, const char **argv, int block_ms)
+{
+	const char *multi[] = {"MULTI"}, *exec[] = {"EXEC"};
+	const char *stream[] = {"XINFO", "STREAM", agg->options->stream}, *groups[] = {"XINFO", "GROUPS", agg->options->stream};
+	redisReply *reply, *read;
+
+	freeReplyObject(statq_redis_commandv(&agg->redis, 1, multi));
+	freeReplyObject(statq_redis_commandv(&agg->redis, 3, stream));
+	freeReplyObject(statq_redis_commandv(&agg->redis, 3, groups));
+	freeReplyObject(statq_redis_commandv(&agg->redis, argc, argv));
+	if (!(reply = statq_redis_commandv(&agg->redis, 1, exec))) {
+		return NULL;
+	}
+	if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 3) {
+		/* EXECABORT (a command refused while queued) or the like: the read's error, as the read would say it */
+		return reply;
+	}
+	if (statq_losses_observe(&agg->losses, reply->element[0], reply->element[1])) {
+		statq_agg_index(agg);
+	}
+	read = reply->element[2];
+	reply->element[2] = NULL;
+	freeReplyObject(reply);
+	if (block_ms > 0 && agg->losses.last_id[0] && (read->type != REDIS_REPLY_ARRAY || read->elements == 0 ||
+			read->element[0]->type != REDIS_REPLY_ARRAY || read->element[0]->elements < 2 ||
+			read->element[0]->element[1]->elements == 0)) {
+		char block[16];
+		const char *wait[] = {"XREAD", "COUNT", "1", "BLOCK", block, "STREAMS", agg->options->stream, agg->losses.last_id};
+
+		snprintf(block, sizeof(block), "%d", block_ms);
+		reply = statq_redis_commandv(&agg->redis, 8, wait);
+		if (!reply) {
+			freeReplyObject(read);
+			return NULL;
+		}
+		freeReplyObject(reply);
+	}
+	return read;
+}
+
 static long statq_agg_read_group(statq_agg *agg, const char *id, int block_ms, char *last, size_t last_size)
 {
-	char count[16], block[16];
+	char count[16];
 	const char *argv[12];
 	int argc = 0;
 	redisReply *reply;
 	long n = 0;
 
 	snprintf(count, sizeof(count), "%d", STATQ_AGG_COUNT);
-	snprintf(block, sizeof(block), "%d", block_ms);
 	argv[argc++] = "XREADGROUP";
 	argv[argc++] = "GROUP";
 	argv[argc++] = agg->options->consumer_group;
 	argv[argc++] = agg->consumer;
 	argv[argc++] = "COUNT";
 	argv[argc++] = count;
-	if (block_ms > 0) {
-		argv[argc++] = "BLOCK";
-		argv[argc++] = block;
-	}
 	argv[argc++] = "STREAMS";
 	argv[argc++] = agg->options->stream;
 	argv[argc++] = id;
-	reply = statq_redis_commandv(&agg->redis, argc, argv);
+	reply = strcmp(id, ">") == 0 ? statq_agg_read_new(agg, argc, argv, block_ms) : statq_redis_commandv(&agg->redis, argc, argv);
 	if (!reply) {
 		/* (a Redis that answers nothing for STATQ_AGG_TIMEOUT seconds too: the connection is closed) */
 		if (!agg->said_down) {
@@ -1779,10 +1820,6 @@ int statq_aggregate_main(int argc, char **argv)
 			n = statq_agg_read_group(&agg, ">", options.once ? 0 : 1000, last, sizeof(last));
 			if (n < 0) {
 				break;
-			}
-			/* (--once: at its end, when it has read everything) */
-			if (statq_losses_check(&agg.losses, &agg.redis, options.once && n == 0)) {
-				statq_agg_index(&agg);
 			}
 			if (agg.bytes > STATQ_AGG_MEMORY || statq_now() - agg.last_flush >= options.flush) {
 				/* a disk that refuses (full, read-only): read nothing more until it takes what is held */

@@ -2,26 +2,25 @@
  * losses.c: what statq aggregate's group never read, counted and said (see
  * losses.h).
  *
- * Entries trimmed before they were read. Redis 7 keeps, per group, `lag`:
- * the stream's entries added since the group's start minus the entries
- * delivered to it (XINFO GROUPS; nil where it cannot tell, as after XDEL).
- * A trim never delivers what it removes, so lag stays above the entries
- * still waiting by exactly the entries trimmed unread. The entries waiting
- * are known at two moments: when the group's last delivered id is before
- * the stream's first entry (all of the stream waits: lag - length), and
- * when it is the stream's last id (none waits: lag). Both are read at one
- * moment (MULTI: XINFO STREAM, XINFO GROUPS, EXEC), at most every few
- * seconds; in between the count cannot grow (a trim that has not passed
- * the group's position removes nothing it has not read). The group is
- * created with ENTRIESREAD (statq_losses_create_group): entries trimmed
- * before it existed are not counted, every one trimmed after is (without
- * it, a group that had read nothing yet counted none: measured, 10 entries
- * trimmed, lag 0).
+ * Entries trimmed before they were read. Redis 7 numbers a stream's
+ * entries as they are added (XINFO STREAM: entries-added, A) and keeps, per
+ * group, how far it has read in that numbering (XINFO GROUPS: entries-read,
+ * R). The stream holds the last L of them, so every entry numbered up to
+ * A - L is gone; those numbered above R were never delivered to the group:
+ * trimmed unread. Redis 8 moves R over such entries at the group's next
+ * read, so the two are read at the moment before each read, with it
+ * (MULTI: XINFO STREAM, XINFO GROUPS, XREADGROUP; aggregate.c), and
+ * `counted` (every entry up to it was read or has been counted lost) keeps
+ * a loss from being counted twice. The group is created with ENTRIESREAD
+ * = A - L (statq_losses_create_group): entries trimmed before it existed
+ * are not its losses, and its R is known from its first moment (a group
+ * made without it has no R until its first read, which takes whatever was
+ * trimmed before as read: measured, 10 entries trimmed, none counted).
  *
- * The count said last is kept in DIR/.losses, so that a restart says only
- * what is new; a count below it means the stream or the group was made
- * again, which is said too. Every loss is appended to DIR/losses.log
- * (UTC time, then the words), which index.html shows.
+ * `counted` is kept in DIR/.losses, so that a restart says only what is
+ * new; an A below it means the stream was made again, which is said, as is
+ * a group that had to be made again. Every loss is appended to
+ * DIR/losses.log (UTC time, then the words), which index.html shows.
  *
  * Single-threaded: aggregate's main thread.
  */
@@ -34,8 +33,6 @@
 
 #include "losses.h"
 
-#define STATQ_LOSSES_EVERY 5.0   /* seconds between two looks at the group's lag */
-
 void statq_losses_open(statq_losses *losses, const char *dir, const char *stream, const char *group)
 {
 	FILE *file;
@@ -46,17 +43,17 @@ void statq_losses_open(statq_losses *losses, const char *dir, const char *stream
 	snprintf(losses->stream, sizeof(losses->stream), "%s", stream);
 	snprintf(losses->group, sizeof(losses->group), "%s", group);
 	if ((file = fopen(losses->path, "r"))) {
-		unsigned long long said;
+		unsigned long long counted;
 
-		if (fscanf(file, "%llu", &said) == 1) {
-			losses->said = said;
+		if (fscanf(file, "%llu", &counted) == 1) {
+			losses->counted = counted;
 			losses->known = true;
 		}
 		fclose(file);
 	}
 }
 
-/* DIR/.losses: the count said (written whole, then renamed). */
+/* DIR/.losses: counted (written whole, then renamed). */
 static void statq_losses_save(statq_losses *losses)
 {
 	char temp[sizeof(losses->path) + 8];
@@ -67,7 +64,7 @@ static void statq_losses_save(statq_losses *losses)
 		statq_error("aggregate: %s: %s", temp, strerror(errno));
 		return;
 	}
-	fprintf(file, "%llu\n", (unsigned long long) losses->said);
+	fprintf(file, "%llu\n", (unsigned long long) losses->counted);
 	if (fclose(file) != 0 || rename(temp, losses->path) != 0) {
 		statq_error("aggregate: %s: %s", losses->path, strerror(errno));
 		unlink(temp);
@@ -98,7 +95,7 @@ void statq_losses_recreated(statq_losses *losses, const char *why)
 
 	/* (the first run on this directory makes the group: nothing was lost then) */
 	if (!losses->known) {
-		losses->said = 0;
+		losses->counted = 0;
 		statq_losses_save(losses);
 		return;
 	}
@@ -107,7 +104,7 @@ void statq_losses_recreated(statq_losses *losses, const char *why)
 		losses->group, losses->stream, why);
 	statq_losses_say(losses, text);
 	losses->recreated = true;
-	losses->said = 0;
+	losses->counted = 0;
 	statq_losses_save(losses);
 }
 
@@ -157,117 +154,65 @@ redisReply *statq_losses_create_group(statq_losses *losses, statq_redis *redis)
 	return reply;
 }
 
-/* A stream id "ms-seq", for comparing; false if it is not one. */
-static bool statq_losses_id(const redisReply *reply, unsigned long long id[2])
+static bool statq_losses_integer(const redisReply *map, const char *name, long long *value)
 {
-	if (!reply || (reply->type != REDIS_REPLY_STRING && reply->type != REDIS_REPLY_STATUS)) {
+	const redisReply *field = statq_losses_field(map, name);
+
+	if (!field || field->type != REDIS_REPLY_INTEGER) {
 		return false;
 	}
-	return sscanf(reply->str, "%llu-%llu", &id[0], &id[1]) == 2;
+	*value = field->integer;
+	return true;
 }
 
-static int statq_losses_compare(const unsigned long long a[2], const unsigned long long b[2])
+bool statq_losses_observe(statq_losses *losses, const redisReply *stream, const redisReply *groups)
 {
-	return a[0] != b[0] ? (a[0] < b[0] ? -1 : 1) : (a[1] != b[1] ? (a[1] < b[1] ? -1 : 1) : 0);
-}
-
-/*
- * The entries this group lost to trimming, as Redis counts them now; false
- * when that cannot be told at this moment (or at all: the reason goes to
- * why, empty when it is only this moment).
- */
-static bool statq_losses_count(statq_losses *losses, const redisReply *stream, const redisReply *groups, uint64_t *lost,
-	char *why, size_t why_size)
-{
-	const redisReply *group = NULL, *lag, *length, *first, *last, *delivered;
-	unsigned long long first_id[2], last_id[2], delivered_id[2];
+	const redisReply *group = NULL, *last;
+	long long added, length, read;
+	uint64_t gone, from;
+	char text[900];
 	size_t i;
 
-	why[0] = '\0';
-	if (!stream || stream->type != REDIS_REPLY_ARRAY || !groups || groups->type != REDIS_REPLY_ARRAY) {
-		return false;
-	}
-	for (i = 0; i < groups->elements; i++) {
+	for (i = 0; groups && groups->type == REDIS_REPLY_ARRAY && i < groups->elements; i++) {
 		const redisReply *name = statq_losses_field(groups->element[i], "name");
 
 		if (name && name->str && strcmp(name->str, losses->group) == 0) {
 			group = groups->element[i];
 		}
 	}
-	if (!group) {
-		return false;
-	}
-	lag = statq_losses_field(group, "lag");
-	if (!lag) {
-		snprintf(why, why_size, "Redis before 7 does not count a group's lag");
-		return false;
-	}
-	length = statq_losses_field(stream, "length");
-	first = statq_losses_field(stream, "recorded-first-entry-id");
 	last = statq_losses_field(stream, "last-generated-id");
-	delivered = statq_losses_field(group, "last-delivered-id");
-	if (lag->type != REDIS_REPLY_INTEGER || !length || length->type != REDIS_REPLY_INTEGER ||
-		!statq_losses_id(last, last_id) || !statq_losses_id(delivered, delivered_id)) {
-		/* (lag is nil after XDEL among the entries the group has not read: unknown for now) */
+	if (last && last->str) {
+		snprintf(losses->last_id, sizeof(losses->last_id), "%s", last->str);
+	}
+	if (!group || !statq_losses_integer(stream, "length", &length)) {
 		return false;
 	}
-	if (length->integer == 0 || statq_losses_compare(delivered_id, last_id) == 0) {
-		*lost = (uint64_t) lag->integer;
+	if (!statq_losses_integer(stream, "entries-added", &added) || !statq_losses_integer(group, "entries-read", &read)) {
+		/* Redis before 7 has neither; entries-read is nil for a group made without ENTRIESREAD until it reads */
+		if (!statq_losses_integer(stream, "entries-added", &added) && !losses->said_unknown) {
+			statq_error("aggregate: entries trimmed before they were read cannot be counted here: "
+				"Redis before 7 does not number a stream's entries");
+			losses->said_unknown = true;
+		}
+		return false;
+	}
+	if ((uint64_t) added < losses->counted) {
+		/* numbered from the start again: the stream was made again */
+		statq_losses_recreated(losses, "the stream was made again");
 		return true;
 	}
-	if (statq_losses_id(first, first_id) && statq_losses_compare(delivered_id, first_id) < 0 &&
-		lag->integer >= length->integer) {
-		*lost = (uint64_t) (lag->integer - length->integer);
-		return true;
-	}
-	return false;
-}
-
-bool statq_losses_check(statq_losses *losses, statq_redis *redis, bool now)
-{
-	const char *multi[] = {"MULTI"}, *exec[] = {"EXEC"};
-	const char *stream[] = {"XINFO", "STREAM", losses->stream}, *groups[] = {"XINFO", "GROUPS", losses->stream};
-	redisReply *reply;
-	uint64_t lost;
-	char why[200];
-	double at = statq_now();
-	bool said = false, recreated = losses->recreated;
-
-	if (!redis->context || (!now && at - losses->checked < STATQ_LOSSES_EVERY)) {
+	gone = added > length ? (uint64_t) (added - length) : 0;
+	from = read > 0 && (uint64_t) read > losses->counted ? (uint64_t) read : losses->counted;
+	if (gone <= from) {
+		losses->counted = from;
 		return false;
 	}
-	losses->checked = at;
-	freeReplyObject(statq_redis_commandv(redis, 1, multi));
-	freeReplyObject(statq_redis_commandv(redis, 3, stream));
-	freeReplyObject(statq_redis_commandv(redis, 3, groups));
-	reply = statq_redis_commandv(redis, 1, exec);
-	if (!reply) {
-		return false;
-	}
-	if (reply->type == REDIS_REPLY_ARRAY && reply->elements == 2 &&
-		statq_losses_count(losses, reply->element[0], reply->element[1], &lost, why, sizeof(why))) {
-		if (lost < losses->said) {
-			/* counted from the start again: the stream was made again (the group too, or it would be gone) */
-			statq_losses_recreated(losses, "its lag counts from the start again");
-		}
-		if (!losses->known || lost > losses->said) {
-			if (lost > losses->said) {
-				char text[900];
-
-				snprintf(text, sizeof(text), "%llu entries of %.200s were trimmed (ship's --maxlen) before the group "
-					"%.200s read them: their samples are lost (a larger --maxlen, or aggregate kept running, keeps "
-					"them; see README, Sizing)", (unsigned long long) (lost - losses->said), losses->stream, losses->group);
-				statq_losses_say(losses, text);
-				losses->trimmed += lost - losses->said;
-				said = true;
-			}
-			losses->said = lost;
-			statq_losses_save(losses);
-		}
-	} else if (why[0] && !losses->said_unknown) {
-		statq_error("aggregate: entries trimmed before they were read cannot be counted here: %s", why);
-		losses->said_unknown = true;
-	}
-	freeReplyObject(reply);
-	return said || losses->recreated != recreated;
+	snprintf(text, sizeof(text), "%llu entries of %.200s were trimmed (ship's --maxlen) before the group %.200s read them: "
+		"their samples are lost (a larger --maxlen, or aggregate kept running, keeps them; see README, Sizing)",
+		(unsigned long long) (gone - from), losses->stream, losses->group);
+	statq_losses_say(losses, text);
+	losses->trimmed += gone - from;
+	losses->counted = gone;
+	statq_losses_save(losses);
+	return true;
 }

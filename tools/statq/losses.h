@@ -12,13 +12,13 @@
 #include "redis.h"
 
 typedef struct _statq_losses {
-	char     path[4096];    /* DIR/.losses: the count said last (it outlives a restart) */
+	char     path[4096];    /* DIR/.losses: counted, as of the last loss said (it outlives a restart) */
 	char     log[4096];     /* DIR/losses.log: one line per loss said */
 	char     stream[512], group[256];
-	uint64_t said;          /* entries trimmed unread, as Redis counts them, already said */
-	bool     known;         /* said was read from DIR/.losses or written there */
+	uint64_t counted;       /* every entry numbered up to this was read, or counted lost (losses.c) */
+	bool     known;         /* counted was read from DIR/.losses or written there */
 	bool     said_unknown;  /* said once that they cannot be counted here */
-	double   checked;       /* when Redis was last asked */
+	char     last_id[64];   /* the stream's last id, as last observed (aggregate waits for entries after it) */
 	uint64_t trimmed;       /* entries trimmed unread, found by this run */
 	bool     recreated;     /* this run found the group made again */
 } statq_losses;
@@ -36,8 +36,12 @@ void statq_losses_open(statq_losses *losses, const char *dir, const char *stream
  */
 redisReply *statq_losses_create_group(statq_losses *losses, statq_redis *redis);
 
-/* Ask Redis (now, or if a few seconds passed since the last time); say and count what is new (true: something was). */
-bool statq_losses_check(statq_losses *losses, statq_redis *redis, bool now);
+/*
+ * What XINFO STREAM and XINFO GROUPS said at the moment before a read of
+ * the group (one MULTI with it): count and say the entries trimmed unread
+ * since the last time (true: something was said).
+ */
+bool statq_losses_observe(statq_losses *losses, const redisReply *stream, const redisReply *groups);
 
 /* The group had to be made again (why: what showed it); said unless this is the directory's first run. */
 void statq_losses_recreated(statq_losses *losses, const char *why);

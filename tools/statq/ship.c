@@ -347,13 +347,49 @@ static void statq_ship_refused(statq_ship *ship)
 	statq_ship_down(ship, why);
 }
 
+static void statq_ship_lost(statq_ship *ship, const redisContext *context)
+{
+	char why[1200];
+
+	snprintf(why, sizeof(why), "lost the connection to %s: %.400s", ship->redis.address, context->errstr);
+	statq_ship_down(ship, why);
+}
+
+/* The replies read so far: the handshake's first, then the entries'. */
+static void statq_ship_replies(statq_ship *ship, redisContext *context)
+{
+	while (ship->hello > 0 || ship->sent > 0) {
+		void *reply = NULL;
+
+		if (redisGetReply(context, &reply) != REDIS_OK) {
+			statq_ship_lost(ship, context);
+			return;
+		}
+		if (!reply) {
+			return;
+		}
+		if (ship->hello > 0) {
+			bool ok = statq_redis_hello_check(&ship->redis, reply);
+
+			freeReplyObject(reply);
+			ship->hello--;
+			if (!ok) {
+				statq_ship_refused(ship);
+				return;
+			}
+			continue;
+		}
+		statq_ship_reply(ship, reply);
+		freeReplyObject(reply);
+	}
+}
+
 /* Connect, write and read as far as the socket allows now, never waiting. */
 static void statq_ship_pump(statq_ship *ship)
 {
 	double now = statq_now();
 	redisContext *context;
 	struct pollfd pfd;
-	void *reply;
 	int done, ready;
 
 	if (ship->gzipping_count) {
@@ -431,10 +467,7 @@ static void statq_ship_pump(statq_ship *ship)
 		ship->said_stall = true;
 	}
 	if (redisBufferWrite(context, &done) != REDIS_OK) {
-		char why[1200];
-
-		snprintf(why, sizeof(why), "lost the connection to %s: %.400s", ship->redis.address, context->errstr);
-		statq_ship_down(ship, why);
+		statq_ship_lost(ship, context);
 		return;
 	}
 	pfd.fd = context->fd;
@@ -442,49 +475,10 @@ static void statq_ship_pump(statq_ship *ship)
 	pfd.revents = 0;
 	if (poll(&pfd, 1, 0) > 0) {
 		if (redisBufferRead(context) != REDIS_OK) {
-			char why[1200];
-
-			snprintf(why, sizeof(why), "lost the connection to %s: %.400s", ship->redis.address, context->errstr);
-			statq_ship_down(ship, why);
+			statq_ship_lost(ship, context);
 			return;
 		}
-		while (ship->hello > 0) {
-			bool ok;
-
-			reply = NULL;
-			if (redisGetReply(context, &reply) != REDIS_OK) {
-				char why[1200];
-
-				snprintf(why, sizeof(why), "lost the connection to %s: %.400s", ship->redis.address, context->errstr);
-				statq_ship_down(ship, why);
-				return;
-			}
-			if (!reply) {
-				break;
-			}
-			ok = statq_redis_hello_check(&ship->redis, reply);
-			freeReplyObject(reply);
-			ship->hello--;
-			if (!ok) {
-				statq_ship_refused(ship);
-				return;
-			}
-		}
-		while (ship->hello == 0 && ship->sent > 0) {
-			reply = NULL;
-			if (redisGetReply(context, &reply) != REDIS_OK) {
-				char why[1200];
-
-				snprintf(why, sizeof(why), "lost the connection to %s: %.400s", ship->redis.address, context->errstr);
-				statq_ship_down(ship, why);
-				return;
-			}
-			if (!reply) {
-				break;
-			}
-			statq_ship_reply(ship, reply);
-			freeReplyObject(reply);
-		}
+		statq_ship_replies(ship, context);
 	}
 }
 
