@@ -102,6 +102,10 @@ foreach ($result['truth'] as $part => $truth) {
     }
 }
 $mean = array_sum($differences) / count($differences);
+$errors = array_map(fn($part) => abs($result['profile'][$part] - $result['truth'][$part]), array_keys($result['truth']));
+stat_accuracy_log('stat against Excimer', ['samples' => $total, 'excimer_samples' => $excimer['total'],
+    'failed' => round($result['failed'], 3), 'mean_difference' => round($mean, 2), 'largest_difference' => round(max($differences), 2),
+    'largest_error' => round(max($errors), 2)]);
 printf("mean difference: %s\n", $mean <= 2 ? 'at most 2 points' : sprintf('%.2f points', $mean));
 printf("largest difference: %s\n", max($differences) <= 4 ? 'at most 4 points' : sprintf('%.2f points', max($differences)));
 ?>
