@@ -1,5 +1,5 @@
 --TEST--
-fleet: Redis as operators run it: a password (redis://:pw@host), an ACL user (redis://user:pw@host), the database number (/3) honoured by ship and aggregate, a unix socket with ?password= and ?db=, STATQ_REDIS_PASSWORD and STATQ_REDIS_USER from the environment; no password, a wrong one or a wrong user is one clear error (exit 1) that never shows the password, and with --follow is said once, not once per retry; rediss:// and a database that is not a number are usage errors naming the fix
+fleet: Redis as operators run it: a password (redis://:pw@host), an ACL user (redis://user:pw@host), the database number (/3) honoured by ship and aggregate, a unix socket with ?password= and ?db=, STATQ_REDIS_PASSWORD and STATQ_REDIS_USER from the environment; no password, a wrong one or a wrong user is one clear error (exit 1) that never shows the password, and with --follow is said once, not once per retry; rediss:// without TLS in statq, and a database that is not a number, are errors naming the fix
 --SKIPIF--
 <?php require __DIR__ . '/fleet.inc'; if ($reason = fleet_skip_reason(['redis-server'])) die("skip $reason"); ?>
 --INI--
@@ -63,7 +63,13 @@ putenv('STATQ_REDIS_USER');
 printf("ship with STATQ_REDIS_USER and STATQ_REDIS_PASSWORD: exit %d, entries in db 9: %s\n", $code, count($redis->entries('s', 9)) > 0 ? 'yes' : "no\n$err");
 
 /* usage errors */
-foreach (["redis://$tcp/three", "rediss://:secret@$tcp", "redis://secret@$tcp"] as $url) {
+/* rediss://: where statq has TLS (fleet/014), a CA file that is not there is refused; where it has not, it says so */
+[$code, , $err] = $ship("rediss://:secret@$tcp?ca=$dir/none.crt");
+$tls = str_contains(statq_run(['--version'])[1], 'hiredis, TLS');
+printf("rediss:// with a CA file that is not there: refused: %s, said clearly: %s, password shown: %s\n", $code !== 0 ? 'yes' : 'no',
+    str_contains($err, $tls ? 'TLS for rediss://:***@' : 'this statq was built without TLS: rediss:// needs hiredis with TLS') ? 'yes' : $err,
+    str_contains($err, 'secret') ? 'yes' : 'no');
+foreach (["redis://$tcp/three", "redis://secret@$tcp"] as $url) {
     [$code, , $err] = $ship($url);
     printf("%s: exit %d, %s\n", $show(str_replace('secret', '***', $url)), $code, $show(strtok($err, "\n")));
 }
@@ -79,6 +85,6 @@ aggregate redis://alice:***@127.0.0.1:PORT/3: exit 0, daily all = the recording:
 ship redis://default:***@.../5: exit 0, entries in db 5: yes
 ship unix://...?password=***&db=7: exit 0, entries in db 7: yes, password shown: no
 ship with STATQ_REDIS_USER and STATQ_REDIS_PASSWORD: exit 0, entries in db 9: yes
+rediss:// with a CA file that is not there: refused: yes, said clearly: yes, password shown: no
 redis://127.0.0.1:PORT/three: exit 2, statq: ship: --redis redis://127.0.0.1:PORT/three: after the host, /N is the database number (redis://host:6379/3)
-rediss://:***@127.0.0.1:PORT: exit 2, statq: ship: --redis rediss://:***@127.0.0.1:PORT: TLS (rediss://) is not supported by this statq yet: reach Redis over a unix socket or a tunnel (stunnel, ssh -L) meanwhile
 redis://***@127.0.0.1:PORT: exit 2, statq: ship: --redis redis://***@127.0.0.1:PORT: give the password after a colon: redis://:password@host or redis://user:password@host

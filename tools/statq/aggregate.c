@@ -1859,7 +1859,7 @@ int statq_aggregate_main(int argc, char **argv)
 	}
 
 done:
-	statq_redis_close(&agg.redis);
+	statq_redis_free(&agg.redis);
 	json_tokener_free(agg.tokener);
 	statq_sample_free(&agg.sample);
 	for (i = 0; i < agg.files_count; i++) {

@@ -25,6 +25,15 @@
 #define STATQ_TEXT(x) STATQ_TEXT_(x)
 
 volatile sig_atomic_t statq_interrupted = 0;
+
+/* what ship and aggregate can reach, for --version (the Makefile's choice of hiredis) */
+#if defined(STATQ_TLS)
+# define STATQ_REDIS_SUPPORT "hiredis, TLS"
+#elif defined(STATQ_HIREDIS)
+# define STATQ_REDIS_SUPPORT "hiredis, no TLS"
+#else
+# define STATQ_REDIS_SUPPORT "none (built without hiredis)"
+#endif
 volatile sig_atomic_t statq_output_closed = 0;
 bool statq_incomplete = false;
 
@@ -349,7 +358,7 @@ int main(int argc, char **argv)
 		return STATQ_OK;
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-		printf("statq %s (json-c %s)\n", STATQ_VERSION, json_c_version());
+		printf("statq %s (json-c %s; Redis: %s)\n", STATQ_VERSION, json_c_version(), STATQ_REDIS_SUPPORT);
 		return STATQ_OK;
 	}
 	command = statq_command_find(argv[1]);

@@ -11,6 +11,10 @@
 
 #include "redis.h"
 
+#ifdef STATQ_TLS
+# include <hiredis/hiredis_ssl.h>
+#endif
+
 /* Percent-decode [from, from + length) into out; false when it does not fit or a %XX is broken. */
 static bool statq_redis_decode(const char *from, size_t length, char *out, size_t size)
 {
@@ -101,11 +105,13 @@ static bool statq_redis_query(statq_redis *redis, const char *query, const char 
 /* The address for messages: the password as "***" (in [from, from + length) of address). */
 static void statq_redis_shown(statq_redis *redis, const char *address, const char *from, size_t length)
 {
+	/* (an address longer than the field is cut: it is for messages) */
 	if (!from) {
-		snprintf(redis->address, sizeof(redis->address), "%s", address);
+		snprintf(redis->address, sizeof(redis->address), "%.500s", address);
 		return;
 	}
-	snprintf(redis->address, sizeof(redis->address), "%.*s***%s", (int) (from - address), address, from + length);
+	snprintf(redis->address, sizeof(redis->address), "%.*s***%.200s", (int) (from - address < 280 ? from - address : 280),
+		address, from + length);
 }
 
 /*
@@ -136,6 +142,55 @@ bool statq_redis_parse(statq_redis *redis, const char *address, char *error, siz
 	return statq_redis_parse_address(redis, address, error, error_size) && statq_redis_environment(redis, error, error_size);
 }
 
+/* rediss://'s ?ca=, ?cert=, ?key=, ?name= (query: from its '?', or NULL). */
+static bool statq_redis_tls_options(statq_redis *redis, const char *query, char *error, size_t error_size)
+{
+	const struct {
+		const char *name;
+		char       *value;
+		size_t      size;
+	} options[] = {
+		{"ca", redis->tls_ca, sizeof(redis->tls_ca)}, {"cert", redis->tls_cert, sizeof(redis->tls_cert)},
+		{"key", redis->tls_key, sizeof(redis->tls_key)}, {"name", redis->tls_name, sizeof(redis->tls_name)},
+	};
+
+	if (query && !redis->tls) {
+		snprintf(error, error_size, "--redis %s: options after '?' are for rediss:// (TLS) or a unix socket", redis->address);
+		return false;
+	}
+#ifndef STATQ_TLS
+	if (redis->tls) {
+		snprintf(error, error_size, "--redis %s: this statq was built without TLS: rediss:// needs hiredis with TLS "
+			"(hiredis_ssl: libhiredis-dev 1.0 or later, Debian trixie and later), then make -C tools/statq clean all; "
+			"or reach Redis over a unix socket or a tunnel (stunnel, ssh -L)", redis->address);
+		return false;
+	}
+#endif
+	for (query = query ? query + 1 : NULL; query && *query; ) {
+		size_t length = strcspn(query, "&"), i;
+		const char *equals = memchr(query, '=', length);
+		bool known = false;
+
+		for (i = 0; equals && i < sizeof(options) / sizeof(options[0]); i++) {
+			if ((size_t) (equals - query) == strlen(options[i].name) && strncmp(query, options[i].name, strlen(options[i].name)) == 0) {
+				known = statq_redis_decode(equals + 1, (size_t) (query + length - equals - 1), options[i].value, options[i].size);
+				break;
+			}
+		}
+		if (!known) {
+			snprintf(error, error_size, "--redis %s: rediss:// takes ?ca=FILE, ?cert=FILE&key=FILE and ?name=HOST, not %.*s",
+				redis->address, (int) (length < 64 ? length : 64), query);
+			return false;
+		}
+		query += length + (query[length] == '&');
+	}
+	if (!redis->tls_cert[0] != !redis->tls_key[0]) {
+		snprintf(error, error_size, "--redis %s: a client certificate needs both ?cert=FILE and ?key=FILE", redis->address);
+		return false;
+	}
+	return true;
+}
+
 static bool statq_redis_parse_address(statq_redis *redis, const char *address, char *error, size_t error_size)
 {
 	const char *rest;
@@ -161,19 +216,22 @@ static bool statq_redis_parse_address(statq_redis *redis, const char *address, c
 		snprintf(redis->path, sizeof(redis->path), "%.*s", (int) length, rest);
 		return !query || statq_redis_query(redis, query + 1, redis->address, error, error_size);
 	}
-	if (strncmp(address, "rediss://", 9) == 0) {
-		const char *host = address + 9, *slash = host + strcspn(host, "/"), *at = memrchr(host, '@', (size_t) (slash - host));
-		const char *split = at ? memchr(host, ':', (size_t) (at - host)) : NULL;
-
-		statq_redis_shown(redis, address, at ? (split ? split + 1 : host) : NULL,
-			at ? (size_t) (at - (split ? split + 1 : host)) : 0);
-		snprintf(error, error_size, "--redis %s: TLS (rediss://) is not supported by this statq yet: "
-			"reach Redis over a unix socket or a tunnel (stunnel, ssh -L) meanwhile", redis->address);
-		return false;
-	}
-	if (strncmp(address, "redis://", 8) == 0) {
-		const char *host = address + 8, *colon, *end, *at, *slash;
+	if (strncmp(address, "redis://", 8) == 0 || strncmp(address, "rediss://", 9) == 0) {
+		const char *host, *colon, *end, *at, *slash, *query = strchr(address, '?');
+		char head[1024];
 		size_t length;
+
+		/* (the options after '?' are TLS's: statq_redis_tls_options) */
+		redis->tls = address[5] == 's';
+		length = query ? (size_t) (query - address) : strlen(address);
+		if (length >= sizeof(head)) {
+			snprintf(error, error_size, "--redis: the address is too long");
+			return false;
+		}
+		memcpy(head, address, length);
+		head[length] = '\0';
+		address = head;
+		host = address + (redis->tls ? 9 : 8);
 
 		/* [[user]:password@] before the host (an '@' before the first '/') */
 		slash = host + strcspn(host, "/");
@@ -238,7 +296,7 @@ static bool statq_redis_parse_address(statq_redis *redis, const char *address, c
 				redis->address);
 			return false;
 		}
-		return true;
+		return statq_redis_tls_options(redis, query, error, error_size);
 	}
 	snprintf(error, error_size, "--redis %s: expected redis://host:port or unix:///path/to/redis.sock", address);
 	return false;
@@ -303,6 +361,51 @@ bool statq_redis_hello_check(statq_redis *redis, const redisReply *reply)
 	return false;
 }
 
+/*
+ * TLS on a connection whose TCP part is up: the context (the CA, the client
+ * certificate) made once, the server's certificate verified against the
+ * name of the address (or ?name=). Blocking, the handshake is done here;
+ * non-blocking, it goes on as the connection is written and read. False
+ * with redis->error set, `refused` when the configuration is what fails.
+ */
+static bool statq_redis_tls(statq_redis *redis)
+{
+#ifdef STATQ_TLS
+	static bool initialized = false;
+	redisSSLContextError error = REDIS_SSL_CTX_NONE;
+
+	if (!redis->tls) {
+		return true;
+	}
+	if (!initialized) {
+		redisInitOpenSSL();
+		initialized = true;
+	}
+	if (!redis->tls_context) {
+		redis->tls_context = redisCreateSSLContext(redis->tls_ca[0] ? redis->tls_ca : NULL, NULL,
+			redis->tls_cert[0] ? redis->tls_cert : NULL, redis->tls_key[0] ? redis->tls_key : NULL,
+			redis->tls_name[0] ? redis->tls_name : redis->host, &error);
+		if (!redis->tls_context) {
+			snprintf(redis->error, sizeof(redis->error), "TLS for %.300s: %.100s (?ca=%.180s, ?cert=%.180s, ?key=%.180s)", redis->address,
+				redisSSLContextGetError(error), redis->tls_ca[0] ? redis->tls_ca : "the system's",
+				redis->tls_cert[0] ? redis->tls_cert : "none", redis->tls_key[0] ? redis->tls_key : "none");
+			redis->refused = true;
+			statq_redis_close(redis);
+			return false;
+		}
+	}
+	if (redisInitiateSSLWithContext(redis->context, redis->tls_context) != REDIS_OK) {
+		snprintf(redis->error, sizeof(redis->error), "the TLS handshake with %.500s failed: %.400s", redis->address,
+			redis->context->errstr[0] ? redis->context->errstr : "no reason given");
+		redis->refused = true;
+		statq_redis_close(redis);
+		return false;
+	}
+#endif
+	(void) redis;
+	return true;
+}
+
 static void statq_redis_failed(statq_redis *redis, const char *what)
 {
 	const char *why = redis->context && redis->context->errstr[0] ? redis->context->errstr : strerror(errno ? errno : EIO);
@@ -339,6 +442,9 @@ bool statq_redis_connect(statq_redis *redis, bool blocking, double timeout)
 		statq_redis_failed(redis, "cannot set a timeout on");
 		return false;
 	}
+	if (blocking && !statq_redis_tls(redis)) {
+		return false;
+	}
 	if (!redis->unix_socket) {
 		redisEnableKeepAlive(redis->context);
 	}
@@ -351,6 +457,15 @@ bool statq_redis_connect(statq_redis *redis, bool blocking, double timeout)
 			bool ok;
 
 			if (redisGetReply(redis->context, &reply) != REDIS_OK || !reply) {
+				if (redis->tls) {
+					/* (TLS 1.3: a server that wants a client certificate says no after the client's handshake) */
+					snprintf(redis->error, sizeof(redis->error), "the TLS connection to %.500s closed at its first "
+						"command (%.200s): does the server want a client certificate (?cert=, ?key=)?", redis->address,
+						redis->context->errstr[0] ? redis->context->errstr : "no reason given");
+					redis->refused = true;
+					statq_redis_close(redis);
+					return false;
+				}
 				statq_redis_failed(redis, "the handshake (AUTH, SELECT, PING) failed on");
 				return false;
 			}
@@ -390,7 +505,22 @@ int statq_redis_ready(statq_redis *redis)
 		return -1;
 	}
 	redis->connecting = false;
+	/* (TLS once the TCP connection is up: its handshake goes on with the first writes and reads) */
+	if (!statq_redis_tls(redis)) {
+		return -1;
+	}
 	return 1;
+}
+
+void statq_redis_free(statq_redis *redis)
+{
+	statq_redis_close(redis);
+#ifdef STATQ_TLS
+	if (redis->tls_context) {
+		redisFreeSSLContext(redis->tls_context);
+		redis->tls_context = NULL;
+	}
+#endif
 }
 
 void statq_redis_close(statq_redis *redis)

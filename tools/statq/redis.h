@@ -4,6 +4,10 @@
  * default; user and password percent-decoded), redis://[v6]:port,
  * unix:///path, unix:/path, or a path starting with '/' (a unix socket takes
  * ?password=, ?user= and ?db= after its path, as redis-cli's URIs do not).
+ * rediss:// is TLS (where statq is built with hiredis_ssl, STATQ_TLS), with
+ * ?ca=FILE (the CA that signed the server's certificate; the system's CAs
+ * otherwise), ?cert=FILE&key=FILE (a client certificate), ?name=HOST (the
+ * name the certificate must have, when it is not the address's host).
  * Without a password in the address, STATQ_REDIS_PASSWORD (and
  * STATQ_REDIS_USER) from the environment, which `ps` does not show.
  * Every connection starts with its handshake: AUTH when a password is
@@ -43,6 +47,10 @@ typedef struct _statq_redis {
 	int           hello_sent;    /* handshake commands appended, their replies not all checked */
 	int           hello_checked;
 	char          hello_kinds[3];  /* 'a' AUTH, 's' SELECT, 'p' PING, in order */
+	bool          tls;           /* rediss:// */
+	char          tls_ca[512], tls_cert[512], tls_key[512], tls_name[256];
+	void         *tls_context;   /* the redisSSLContext, made at the first connection */
+	bool          tls_started;   /* non-blocking: the TLS handshake is started on this connection */
 	redisContext *context;       /* NULL: not connected */
 	bool          connecting;    /* non-blocking: connect() still in progress */
 	char          error[1024];    /* the last failure, for messages */
@@ -76,6 +84,9 @@ int statq_redis_ready(statq_redis *redis);
 
 /* Close the connection (if any). */
 void statq_redis_close(statq_redis *redis);
+
+/* Close it and free what the address holds (the TLS context). */
+void statq_redis_free(statq_redis *redis);
 
 /*
  * Blocking: one command. The reply (freeReplyObject it), or NULL when the

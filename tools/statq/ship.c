@@ -351,6 +351,15 @@ static void statq_ship_lost(statq_ship *ship, const redisContext *context)
 {
 	char why[1200];
 
+	if (ship->redis.tls && ship->hello > 0) {
+		/* before the first reply on a TLS connection: its handshake (which goes on as it is written and read) */
+		snprintf(ship->redis.error, sizeof(ship->redis.error), "the TLS handshake with %.500s failed (%.200s): is the "
+			"server's certificate signed by ?ca=, and does the server want a client certificate (?cert=, ?key=)?",
+			ship->redis.address, context->errstr[0] ? context->errstr : "no reason given");
+		ship->redis.refused = true;
+		statq_ship_refused(ship);
+		return;
+	}
 	snprintf(why, sizeof(why), "lost the connection to %s: %.400s", ship->redis.address, context->errstr);
 	statq_ship_down(ship, why);
 }
@@ -410,7 +419,8 @@ static void statq_ship_pump(statq_ship *ship)
 	}
 	ready = statq_redis_ready(&ship->redis);
 	if (ready < 0) {
-		statq_ship_down(ship, ship->redis.error);
+		/* (TLS refused: the same as a refused handshake) */
+		ship->redis.refused ? statq_ship_refused(ship) : statq_ship_down(ship, ship->redis.error);
 		return;
 	}
 	if (ready == 0) {
@@ -644,7 +654,7 @@ int statq_ship_main(int argc, char **argv)
 		status = STATQ_FAIL;
 	}
 
-	statq_redis_close(&ship.redis);
+	statq_redis_free(&ship.redis);
 	statq_gzipper_stop(ship.gzipper);
 	free(ship.batch);
 	free(ship.entries);
