@@ -16,8 +16,16 @@ $stream = new StatStream("$dir/stream.sock");
 ctl_send($control, ctl_message(CTL_INTERVAL, 10000000));
 $slow = $worker->await('settings', 'interval', '==', 10000000);
 printf("child saw the maximum interval: %s\n", json_encode($slow['met']));
-/* the long interval is in force: after the tick already under way (1 ms), nothing for a while */
-printf("no sample from 50 ms after the change for 0.5 s: %s\n", ctl_sampled_after($stream, $slow['elapsed'] + 0.05, 0.5) ? 'no' : 'yes');
+/*
+ * The long interval is in force: after the tick already under way (1 ms),
+ * at most one sample in the next 0.5 s, where 1 ms gave some 500. (One may
+ * come: each tick falls at a random moment of its interval, and the first
+ * 10 s interval starts at the change, so 1 run in 20 has its tick there;
+ * asking for none made this test pass only on run-tests' retry now and then.)
+ */
+$stream->readUntil(fn() => false, 0.6);
+$window = array_filter($stream->samples, fn($s) => $s['elapsed'] > $slow['elapsed'] + 0.05 && $s['elapsed'] <= $slow['elapsed'] + 0.55);
+printf("at most one sample from 50 ms after the change for 0.5 s: %s\n", count($window) <= 1 ? 'yes' : 'no (' . count($window) . ')');
 
 ctl_send($control, ctl_message(CTL_INTERVAL, 1000));
 $fast = $worker->await('settings', 'interval', '==', 1000);
@@ -34,7 +42,7 @@ var_dump($stream->invalid, $worker->stderr());
 ?>
 --EXPECT--
 child saw the maximum interval: true
-no sample from 50 ms after the change for 0.5 s: yes
+at most one sample from 50 ms after the change for 0.5 s: yes
 child saw interval 1000: true
 sampling resumed within 3 s: yes
 int(0)
