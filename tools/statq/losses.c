@@ -126,22 +126,31 @@ static const redisReply *statq_losses_field(const redisReply *map, const char *n
 	return NULL;
 }
 
+static bool statq_losses_integer(const redisReply *map, const char *name, long long *value)
+{
+	const redisReply *field = statq_losses_field(map, name);
+
+	if (!field || field->type != REDIS_REPLY_INTEGER) {
+		return false;
+	}
+	*value = field->integer;
+	return true;
+}
+
 redisReply *statq_losses_create_group(statq_losses *losses, statq_redis *redis)
 {
 	const char *info[] = {"XINFO", "STREAM", losses->stream};
 	const char *create[] = {"XGROUP", "CREATE", losses->stream, losses->group, "0", "MKSTREAM", "ENTRIESREAD", NULL};
 	char entries_read[32] = "0";
 	redisReply *reply = statq_redis_commandv(redis, 3, info);
-	const redisReply *added, *length;
+	long long added, length;
 
 	if (!reply) {
 		return NULL;
 	}
-	added = statq_losses_field(reply, "entries-added");
-	length = statq_losses_field(reply, "length");
-	if (added && length && added->type == REDIS_REPLY_INTEGER && length->type == REDIS_REPLY_INTEGER &&
-		added->integer >= length->integer) {
-		snprintf(entries_read, sizeof(entries_read), "%lld", (long long) (added->integer - length->integer));
+	if (statq_losses_integer(reply, "entries-added", &added) && statq_losses_integer(reply, "length", &length) &&
+		added >= length) {
+		snprintf(entries_read, sizeof(entries_read), "%lld", added - length);
 	}
 	freeReplyObject(reply);
 	create[7] = entries_read;
@@ -152,17 +161,6 @@ redisReply *statq_losses_create_group(statq_losses *losses, statq_redis *redis)
 		reply = statq_redis_commandv(redis, 6, create);
 	}
 	return reply;
-}
-
-static bool statq_losses_integer(const redisReply *map, const char *name, long long *value)
-{
-	const redisReply *field = statq_losses_field(map, name);
-
-	if (!field || field->type != REDIS_REPLY_INTEGER) {
-		return false;
-	}
-	*value = field->integer;
-	return true;
 }
 
 bool statq_losses_observe(statq_losses *losses, const redisReply *stream, const redisReply *groups)
@@ -187,13 +185,17 @@ bool statq_losses_observe(statq_losses *losses, const redisReply *stream, const 
 	if (!group || !statq_losses_integer(stream, "length", &length)) {
 		return false;
 	}
-	if (!statq_losses_integer(stream, "entries-added", &added) || !statq_losses_integer(group, "entries-read", &read)) {
-		/* Redis before 7 has neither; entries-read is nil for a group made without ENTRIESREAD until it reads */
-		if (!statq_losses_integer(stream, "entries-added", &added) && !losses->said_unknown) {
+	if (!statq_losses_integer(stream, "entries-added", &added)) {
+		/* Redis before 7 numbers no entries */
+		if (!losses->said_unknown) {
 			statq_error("aggregate: entries trimmed before they were read cannot be counted here: "
 				"Redis before 7 does not number a stream's entries");
 			losses->said_unknown = true;
 		}
+		return false;
+	}
+	if (!statq_losses_integer(group, "entries-read", &read)) {
+		/* (nil for a group made without ENTRIESREAD, until its first read) */
 		return false;
 	}
 	if ((uint64_t) added < losses->counted) {
