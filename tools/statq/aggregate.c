@@ -103,7 +103,7 @@ typedef struct _statq_agg {
 	const char **stack_texts; /* id -> the text (stack_ids' copy) */
 	size_t       stack_count, stacks_capacity;
 	statq_table  quads;       /* {hour, entry point} -> index in quad_files */
-	statq_table  tails[3];    /* by kind (heads.h): a line's tail -> stack id (see statq_agg_line_tail) */
+	statq_table  tails[3];    /* by kind (heads.h): a line's tail's digest -> stack id (see statq_agg_line_tail) */
 	char        *split;
 	size_t       split_capacity;
 	uint32_t    (*quad_files)[4]; /* the four files a sample of that hour and entry point counts in */
@@ -331,7 +331,8 @@ static json_object *statq_agg_parse(statq_agg *agg, const char *text, size_t len
  * ...) was parsed alone by a worker (heads.h), and its tail (location,
  * symbol, stack: what makes the frames; statq_sample_split) is parsed only
  * the first time it is seen; later samples of the same kind with the same
- * tail take the stack id from agg->tails[kind - 1]. false: the tail does not
+ * tail (by its digest, statq_table_digest_of) take the stack id from
+ * agg->tails[kind - 1]. false: the tail does not
  * parse (the caller parses the line whole).
  */
 static bool statq_agg_line_tail(statq_agg *agg, const char *line, const statq_head *head, const char *path, double fallback)
@@ -340,9 +341,11 @@ static bool statq_agg_line_tail(statq_agg *agg, const char *line, const statq_he
 	size_t tail_length = head->length - head->tail, key;
 	statq_table *tails = &agg->tails[head->kind - 1];
 	statq_table_entry *cached;
+	statq_table_digest digest;
 	uint64_t stack;
 
-	if ((cached = statq_table_find(tails, tail, tail_length))) {
+	digest = statq_table_digest_of(tail, tail_length);
+	if ((cached = statq_table_find(tails, &digest, sizeof(digest)))) {
 		stack = cached->value;
 	} else {
 		json_object *frames;
@@ -361,8 +364,8 @@ static bool statq_agg_line_tail(statq_agg *agg, const char *line, const statq_he
 		}
 		stack = statq_agg_frames(agg, frames);
 		json_object_put(frames);
-		*statq_table_get(tails, tail, tail_length, &added) = stack;
-		agg->bytes += tail_length + 1 + sizeof(statq_table_entry) * 2 + 16;
+		*statq_table_get(tails, &digest, sizeof(digest), &added) = stack;
+		agg->bytes += sizeof(digest) + 1 + sizeof(statq_table_entry) * 2 + 16;
 	}
 	statq_agg_add(agg, stack, head->time, path, fallback);
 	return true;

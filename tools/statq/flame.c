@@ -3,8 +3,9 @@
  *
  * The page (flame.html, compiled in as flame_page.h) holds the call tree as
  * JSON in a <script type="application/json"> element and a script that draws
- * it as SVG: nothing is fetched. '<', '>' and '&' in the JSON are written as
- * \u escapes, so no frame name can end the script element, and the page stays
+ * it as SVG: nothing is fetched. The JSON is written straight to the page as
+ * the tree is walked (statq_flame_data), with '<', '>' and '&' as \u
+ * escapes, so no frame name can end the script element, and the page stays
  * well-formed XML as well as HTML (the script is in a CDATA section).
  */
 #include <stdlib.h>
@@ -14,36 +15,91 @@
 #include "output.h"
 #include "flame_page.h"
 
-static json_object *statq_flame_tree(const statq_profile *profile, uint32_t node)
+/*
+ * A JSON string, as json-c writes one (", \\ and the short escapes; other
+ * control characters as \u00xx; '/' as it is), with '<', '>' and '&' as
+ * \u escapes: safe inside a <script> element and in XML.
+ */
+static void statq_flame_string(FILE *out, const char *text)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	fputc('"', out);
+	for (; *text; text++) {
+		unsigned char c = (unsigned char) *text;
+
+		switch (c) {
+			case '"':  fputs("\\\"", out); break;
+			case '\\': fputs("\\\\", out); break;
+			case '\b': fputs("\\b", out); break;
+			case '\f': fputs("\\f", out); break;
+			case '\n': fputs("\\n", out); break;
+			case '\r': fputs("\\r", out); break;
+			case '\t': fputs("\\t", out); break;
+			case '<':  fputs("\\u003c", out); break;
+			case '>':  fputs("\\u003e", out); break;
+			case '&':  fputs("\\u0026", out); break;
+			default:
+				if (c < 0x20) {
+					fprintf(out, "\\u00%c%c", hex[c >> 4], hex[c & 15]);
+				} else {
+					putc_unlocked((int) c, out);
+				}
+				break;
+		}
+	}
+	fputc('"', out);
+}
+
+/* A node and its children, heaviest first: [name, total, self, [children]] (name -1: the root) */
+static void statq_flame_tree(FILE *out, const statq_profile *profile, uint32_t node)
 {
 	const statq_node *entry = statq_profile_node(profile, node);
-	json_object *array = json_object_new_array(), *children = json_object_new_array();
 	uint32_t *order;
 	size_t count, i;
 
-	json_object_array_add(array, json_object_new_int64(node == 0 ? -1 : (int64_t) entry->name));
-	json_object_array_add(array, json_object_new_int64((int64_t) entry->total));
-	json_object_array_add(array, json_object_new_int64((int64_t) entry->self));
+	fprintf(out, "[%lld,%lld,%lld,[", node == 0 ? -1LL : (long long) entry->name, (long long) entry->total, (long long) entry->self);
 	order = statq_profile_children(profile, node, &count);
 	for (i = 0; i < count; i++) {
-		json_object_array_add(children, statq_flame_tree(profile, order[i]));
+		if (i) {
+			fputc(',', out);
+		}
+		statq_flame_tree(out, profile, order[i]);
 	}
 	free(order);
-	json_object_array_add(array, children);
-	return array;
+	fputs("]]", out);
 }
 
-/* JSON text safe inside a <script> element and in XML */
-static void statq_flame_json(FILE *out, const char *json)
+/*
+ * The page's data, written as it is made (a profile of a day of a fleet is
+ * hundreds of thousands of nodes: no copy of it as JSON objects or text):
+ * {"source":...,"samples":N,"lost":N,"truncated":B,"names":[...],"kinds":[...],"tree":[...]}
+ */
+static void statq_flame_data(FILE *out, const statq_profile *profile, const char *source, uint64_t lost)
 {
-	for (; *json; json++) {
-		switch (*json) {
-			case '<': fputs("\\u003c", out); break;
-			case '>': fputs("\\u003e", out); break;
-			case '&': fputs("\\u0026", out); break;
-			default:  fputc(*json, out); break;
-		}
+	bool truncated = false;
+	size_t i, names = statq_profile_names(profile);
+
+	fputs("{\"source\":", out);
+	statq_flame_string(out, source);
+	fprintf(out, ",\"samples\":%lld,\"lost\":%lld", (long long) statq_profile_samples(profile), (long long) lost);
+	for (i = 0; i < names; i++) {
+		truncated = truncated || strcmp(statq_profile_name(profile, (uint32_t) i), "[truncated]") == 0;
 	}
+	fprintf(out, ",\"truncated\":%s,\"names\":[", truncated ? "true" : "false");
+	for (i = 0; i < names; i++) {
+		if (i) {
+			fputc(',', out);
+		}
+		statq_flame_string(out, statq_profile_name(profile, (uint32_t) i));
+	}
+	fputs("],\"kinds\":[", out);
+	for (i = 0; i < names; i++) {
+		fprintf(out, i ? ",%d" : "%d", statq_profile_name_kind(profile, (uint32_t) i));
+	}
+	fputs("],\"tree\":", out);
+	statq_flame_tree(out, profile, 0);
+	fputc('}', out);
 }
 
 static void statq_flame_html(FILE *out, const char *text)
@@ -61,7 +117,7 @@ static void statq_flame_html(FILE *out, const char *text)
 	}
 }
 
-static void statq_flame_write(FILE *out, const char *title, const char *json)
+void statq_flame_profile(FILE *out, const char *title, const statq_profile *profile, const char *source, uint64_t lost)
 {
 	const char *page = statq_flame_page;
 
@@ -77,41 +133,13 @@ static void statq_flame_write(FILE *out, const char *title, const char *json)
 			statq_flame_html(out, title);
 			page = mark + 7;
 		} else if (strncmp(mark, "@DATA@", 6) == 0) {
-			statq_flame_json(out, json);
+			statq_flame_data(out, profile, source, lost);
 			page = mark + 6;
 		} else {
 			fputc('@', out);
 			page = mark + 1;
 		}
 	}
-}
-
-void statq_flame_profile(FILE *out, const char *title, const statq_profile *profile, const char *source, uint64_t lost)
-{
-	json_object *data, *names, *kinds;
-	bool truncated = false;
-	size_t i;
-
-	names = json_object_new_array();
-	kinds = json_object_new_array();
-	for (i = 0; i < statq_profile_names(profile); i++) {
-		const char *name = statq_profile_name(profile, (uint32_t) i);
-
-		json_object_array_add(names, json_object_new_string(name));
-		json_object_array_add(kinds, json_object_new_int(statq_profile_name_kind(profile, (uint32_t) i)));
-		truncated = truncated || strcmp(name, "[truncated]") == 0;
-	}
-	data = json_object_new_object();
-	json_object_object_add(data, "source", json_object_new_string(source));
-	json_object_object_add(data, "samples", json_object_new_int64((int64_t) statq_profile_samples(profile)));
-	json_object_object_add(data, "lost", json_object_new_int64((int64_t) lost));
-	json_object_object_add(data, "truncated", json_object_new_boolean(truncated));
-	json_object_object_add(data, "names", names);
-	json_object_object_add(data, "kinds", kinds);
-	json_object_object_add(data, "tree", statq_flame_tree(profile, 0));
-
-	statq_flame_write(out, title, json_object_to_json_string_ext(data, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(data);
 }
 
 int statq_flame_main(int argc, char **argv)

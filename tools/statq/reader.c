@@ -12,8 +12,8 @@
 #include "sample.h"
 #include "table.h"
 
-/* the most bytes of tails statq_reader_head remembers before it forgets them all */
-#define STATQ_READER_TAILS (16u << 20)
+/* the most tails statq_reader_head remembers (by digest, some 100 bytes each) before it forgets them all */
+#define STATQ_READER_TAILS 200000
 
 static const char *statq_reader_string(json_object *object, const char *key)
 {
@@ -61,7 +61,7 @@ typedef struct _statq_reader_state {
 	double newest;      /* the greatest "time" of any sample read */
 	bool   refused;     /* the listener refused us */
 	char   reason[256];
-	statq_table tails;  /* calls->head: the tails found good, by their text */
+	statq_table tails;  /* calls->head: the tails found good, by their digest (statq_table_digest_of) */
 	char  *split;       /* calls->head: a head or a tail as its own JSON text */
 	size_t split_capacity;
 } statq_reader_state;
@@ -431,7 +431,8 @@ static void statq_reader_pool_failed(const char *source, statq_totals *totals)
  * the split is at the line's top level, and then the line is the two
  * objects' members together. The head, {head}, is parsed and returned; the
  * tail, {"location":...} (the frames, the bulk of the line), is parsed only
- * the first time its exact text is seen, then remembered as good. Both by
+ * the first time its exact text is seen, then remembered as good (by its
+ * 128-bit digest: kilobytes of frames take 16 bytes). Both by
  * statq_reader_parse's strict rules. NULL when the line is not such a line (no key, a part that does not parse, a tail that
  * repeats a key the head is checked for, a head that is not a sample): the
  * caller parses it whole, as any other line, so that what is a sample, and
@@ -440,6 +441,7 @@ static void statq_reader_pool_failed(const char *source, statq_totals *totals)
 static json_object *statq_reader_head(statq_reader_state *state, json_tokener *tokener, const char *line, size_t length)
 {
 	const char *split = statq_sample_split(line, length);
+	statq_table_digest digest;
 	size_t head, tail;
 	json_object *object;
 
@@ -452,8 +454,9 @@ static json_object *statq_reader_head(statq_reader_state *state, json_tokener *t
 		state->split_capacity = (head + tail + 2) * 2;
 		state->split = statq_realloc(state->split, state->split_capacity);
 	}
-	/* the tail first, known by its text in the line: most lines repeat one seen before */
-	if (!statq_table_find(&state->tails, split + 1, tail)) {
+	/* the tail first, known by its text's digest: most lines repeat one seen before */
+	digest = statq_table_digest_of(split + 1, tail);
+	if (!statq_table_find(&state->tails, &digest, sizeof(digest))) {
 		bool added;
 
 		state->split[0] = '{';
@@ -468,10 +471,10 @@ static json_object *statq_reader_head(statq_reader_state *state, json_tokener *t
 			return NULL;
 		}
 		json_object_put(object);
-		if (state->tails.bytes > STATQ_READER_TAILS) {
+		if (state->tails.used >= STATQ_READER_TAILS) {
 			statq_table_clear(&state->tails);
 		}
-		statq_table_get(&state->tails, split + 1, tail, &added);
+		statq_table_get(&state->tails, &digest, sizeof(digest), &added);
 	}
 	memcpy(state->split, line, head);
 	state->split[head] = '}';

@@ -1,10 +1,15 @@
 /*
  * table.c: see table.h. The table grows (doubles) at half full; the hash
  * takes eight bytes at a time (statq_table_hash), the bytes are compared on
- * equal hashes.
+ * equal hashes. statq_table_digest_of adds a second, seeded hash of the same
+ * bytes (its seed is set once, under pthread_once).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "table.h"
 
@@ -37,6 +42,53 @@ uint64_t statq_table_hash(const void *key, size_t length)
 	hash *= 0xc4ceb9fe1a85ec53ULL;
 	hash ^= hash >> 33;
 	return hash;
+}
+
+static uint64_t statq_table_seed;
+static pthread_once_t statq_table_seeded = PTHREAD_ONCE_INIT;
+
+static void statq_table_seed_once(void)
+{
+	uint64_t seed = 0;
+
+	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) != (ssize_t) sizeof(seed)) {
+		struct timespec now;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		seed = (uint64_t) now.tv_nsec * 0x9e3779b97f4a7c15ULL ^ (uint64_t) now.tv_sec ^ ((uint64_t) getpid() << 32);
+	}
+	statq_table_seed = seed | 1;
+}
+
+/* statq_table_hash's words mixed another way (multiply-add, other rotation and constants), from the seed */
+static uint64_t statq_table_hash_seeded(const unsigned char *bytes, size_t length, uint64_t seed)
+{
+	uint64_t hash = seed ^ (length * 0x9fb21c651e98df25ULL), word;
+
+	for (; length >= 8; bytes += 8, length -= 8) {
+		memcpy(&word, bytes, 8);
+		hash = (hash ^ (((word * 0xd6e8feb86659fd93ULL) << 31) | ((word * 0xd6e8feb86659fd93ULL) >> 33))) * 0xa0761d6478bd642fULL
+			+ 0xe7037ed1a0b428dbULL;
+	}
+	word = 0;
+	memcpy(&word, bytes, length);
+	hash = (hash ^ (((word * 0xd6e8feb86659fd93ULL) << 31) | ((word * 0xd6e8feb86659fd93ULL) >> 33))) * 0xa0761d6478bd642fULL;
+	hash ^= hash >> 29;
+	hash *= 0xbf58476d1ce4e5b9ULL;
+	hash ^= hash >> 32;
+	hash *= 0x94d049bb133111ebULL;
+	hash ^= hash >> 29;
+	return hash;
+}
+
+statq_table_digest statq_table_digest_of(const void *key, size_t length)
+{
+	statq_table_digest digest;
+
+	pthread_once(&statq_table_seeded, statq_table_seed_once);
+	digest.word[0] = statq_table_hash(key, length);
+	digest.word[1] = statq_table_hash_seeded(key, length, statq_table_seed);
+	return digest;
 }
 
 void statq_table_init(statq_table *table)
