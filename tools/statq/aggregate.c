@@ -18,13 +18,16 @@
  * "symbol": the frames) only the first time that tail is seen in the
  * period being held (see statq_agg_line_tail).
  *
- * Counting: each sample's stack (named as statq fold names it) is counted in
- * memory per file: (hour, entry point) and (day, entry point), where the
- * entry point is `all` and the sample's script, and hour and day are UTC by
- * the sample's own "time". Memory grows with the distinct stacks of the
- * periods in memory, never with samples: at least every --flush seconds,
- * and whenever the stacks held pass 256 MiB, the counts are merged into the
- * files.
+ * Counting: each sample's stack (named as statq fold names it) is interned
+ * once (its text, an id) and counted in memory per file, by id (counts.h):
+ * (hour, entry point) and (day, entry point), where the entry point is
+ * `all` and the sample's script, and hour and day are UTC by the sample's
+ * own "time". Memory grows with the distinct stacks of the periods in
+ * memory, never with samples: at least every --flush seconds, and whenever
+ * what is held passes STATQ_AGG_MEMORY, the counts are merged into the
+ * files. A file's stacks are merged by id too (statq_agg_read interns
+ * them): a day's stacks are held as text once, never copied per file.
+ * Replies are read a few megabytes at a time (statq_agg_entries).
  *
  * Writing, exactly once: every file touched is written merged with what it
  * held to a temporary file, all synced at once (syncfs); then a journal naming each rename and
@@ -64,14 +67,16 @@
 #include <zlib.h>
 
 #include "collect.h"
+#include "counts.h"
 #include "heads.h"
 #include "input.h"
 #include "losses.h"
 #include "redis.h"
 #include "table.h"
 
-#define STATQ_AGG_COUNT     100                  /* entries per XREADGROUP */
-#define STATQ_AGG_MEMORY    (256u << 20)         /* stack bytes held before writing */
+#define STATQ_AGG_COUNT     100                  /* the most entries per XREADGROUP */
+#define STATQ_AGG_READ_BYTES (8u << 20)          /* about the bytes of entries per XREADGROUP (statq_agg_entries) */
+#define STATQ_AGG_MEMORY    (96u << 20)          /* bytes held (stack texts, counts, tails) before writing */
 #define STATQ_AGG_CLOSED    3600                 /* seconds after its end a period is closed */
 #define STATQ_AGG_TIMEOUT   10.0                 /* seconds for any Redis call */
 #define STATQ_AGG_WORKERS   2                    /* threads reading entries ahead (heads.h) */
@@ -81,7 +86,7 @@
 typedef struct _statq_agg_file {
 	char       *key;
 	time_t      start, end;   /* the period */
-	statq_table stacks;       /* stack id (uint32_t) -> samples */
+	statq_counts stacks;      /* stack id -> samples */
 	double      first, last;  /* the least and greatest "time" of the samples held */
 } statq_agg_file;
 
@@ -112,6 +117,7 @@ typedef struct _statq_agg {
 	size_t       files_count, files_capacity;
 	size_t       bytes;       /* stack bytes held */
 
+	int          read_count;  /* entries per read: STATQ_AGG_READ_BYTES over the last read's bytes per entry */
 	char       **ids;         /* entries read, to acknowledge once written */
 	size_t       ids_count, ids_capacity;
 
@@ -193,19 +199,17 @@ static statq_agg_file *statq_agg_file_get(statq_agg *agg, bool daily, time_t whe
 		file->start = start;
 		file->end = start + (daily ? 86400 : 3600);
 		file->first = file->last = 0;
-		statq_table_init(&file->stacks);
+		statq_counts_init(&file->stacks);
 	}
 	return &agg->files[*index];
 }
 
 static void statq_agg_count(statq_agg *agg, statq_agg_file *file, uint32_t stack, uint64_t count)
 {
-	bool added;
+	size_t before = statq_counts_bytes(&file->stacks);
 
-	*statq_table_get(&file->stacks, &stack, sizeof(stack), &added) += count;
-	if (added) {
-		agg->bytes += sizeof(statq_table_entry) * 2 + 16;
-	}
+	statq_counts_add(&file->stacks, stack, count);
+	agg->bytes += statq_counts_bytes(&file->stacks) - before;
 }
 
 /* The id of a stack's text, interned. */
@@ -506,11 +510,15 @@ static void statq_agg_entry(statq_agg *agg, const redisReply *item, const statq_
 /* -------------------------------------------------------------------------- */
 /* files */
 
+/* A file's stacks as written: by their text (statq_agg_sorting's), with their counts. */
+typedef struct _statq_agg_sorted {
+	const char *text;
+	uint64_t    count;
+} statq_agg_sorted;
+
 static int statq_agg_compare(const void *a, const void *b)
 {
-	const statq_table_entry *x = *(statq_table_entry * const *) a, *y = *(statq_table_entry * const *) b;
-
-	return strcmp(x->key, y->key);
+	return strcmp(((const statq_agg_sorted *) a)->text, ((const statq_agg_sorted *) b)->text);
 }
 
 /*
@@ -547,7 +555,10 @@ static void statq_agg_signal_point(const char *stage)
  * would drop what the file held (it did: a stop after a flush rewrote the
  * hour's and the day's files with only what was read since).
  */
-static bool statq_agg_read(const char *path, statq_table *table)
+static uint32_t statq_agg_stack(statq_agg *agg, const char *stack, size_t length);
+
+/* A folded file's counts into counts, by stack id (interned: a stack held already is not copied again). */
+static bool statq_agg_read(statq_agg *agg, const char *path, statq_counts *counts)
 {
 	char error[1024];
 	statq_input *input = statq_input_file(path, error, sizeof(error));
@@ -566,7 +577,6 @@ static bool statq_agg_read(const char *path, statq_table *table)
 	while ((result = statq_input_line(input, &line, &length, -1)) == STATQ_INPUT_LINE) {
 		char *space = length ? memrchr(line, ' ', length) : NULL;
 		int64_t count;
-		bool added;
 
 		if (!space || space == line) {
 			continue;
@@ -575,7 +585,7 @@ static bool statq_agg_read(const char *path, statq_table *table)
 		if (!statq_parse_int(space + 1, &count) || count <= 0) {
 			continue;
 		}
-		*statq_table_get(table, line, (size_t) (space - line), &added) += (uint64_t) count;
+		statq_counts_add(counts, statq_agg_stack(agg, line, (size_t) (space - line)), (uint64_t) count);
 	}
 	if (result != STATQ_INPUT_EOF || statq_input_truncated(input)) {
 		statq_error("aggregate: %s: %s", path, result == STATQ_INPUT_ERROR ? statq_input_error(input)
@@ -733,11 +743,13 @@ static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg
 	char dir[4096], name[512], plain[4096], gzname[4096], html[4096], metaname[4096], temp[4096], title[700];
 	statq_agg_meta meta;
 	const char *slash = strchr(file->key, '/');
-	statq_table merged;
-	statq_table_entry *entry, **sorted;
+	statq_counts merged;
+	statq_agg_sorted *sorted;
 	statq_profile *profile;
 	statq_sample sample;
 	size_t position = 0, n = 0, i;
+	uint64_t value;
+	uint32_t id;
 	bool closed = file->end + STATQ_AGG_CLOSED <= time(NULL), ok = true;
 	gzFile gz = NULL;
 	FILE *out;
@@ -751,51 +763,49 @@ static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg
 	snprintf(metaname, sizeof(metaname), "%.3000s/%.900s.meta", dir, name);
 
 	/* what the file holds already: the .gz when there is one (both: the same, from a crash in between) */
-	statq_table_init(&merged);
+	statq_counts_init(&merged);
 	if (stat(gzname, &st) == 0) {
-		ok = statq_agg_read(gzname, &merged);
+		ok = statq_agg_read(agg, gzname, &merged);
 		closed = true;
 	} else if (stat(plain, &st) == 0) {
-		ok = statq_agg_read(plain, &merged);
+		ok = statq_agg_read(agg, plain, &merged);
 	}
 	if (!ok) {
-		statq_table_free(&merged);
+		statq_counts_free(&merged);
 		return false;
 	}
-	while ((entry = statq_table_next(&file->stacks, &position))) {
-		const char *text = agg->stack_texts[*(const uint32_t *) (const void *) entry->key];
-		bool added;
-
-		*statq_table_get(&merged, text, strlen(text), &added) += entry->value;
+	while (statq_counts_next(&file->stacks, &position, &id, &value)) {
+		statq_counts_add(&merged, id, value);
 	}
 	sorted = statq_alloc((merged.used ? merged.used : 1) * sizeof(*sorted));
 	position = 0;
-	while ((entry = statq_table_next(&merged, &position))) {
-		sorted[n++] = entry;
+	while (statq_counts_next(&merged, &position, &id, &value)) {
+		sorted[n].text = agg->stack_texts[id];
+		sorted[n++].count = value;
 	}
+	statq_counts_free(&merged);
 	qsort(sorted, n, sizeof(*sorted), statq_agg_compare);
 
 	/* the folded stacks */
 	if (!(out = statq_agg_create(dir, name, temp, sizeof(temp), closed ? &gz : NULL))) {
 		free(sorted);
-		statq_table_free(&merged);
 		return false;
 	}
 	for (i = 0; i < n; i++) {
 		char number[32];
-		int length = snprintf(number, sizeof(number), " %llu\n", (unsigned long long) sorted[i]->value);
+		int length = snprintf(number, sizeof(number), " %llu\n", (unsigned long long) sorted[i].count);
+		size_t text_length = strlen(sorted[i].text);
 
 		if (gz) {
-			gzwrite(gz, sorted[i]->key, (unsigned) sorted[i]->length);
+			gzwrite(gz, sorted[i].text, (unsigned) text_length);
 			gzwrite(gz, number, (unsigned) length);
 		} else {
-			fwrite(sorted[i]->key, 1, sorted[i]->length, out);
+			fwrite(sorted[i].text, 1, text_length, out);
 			fwrite(number, 1, (size_t) length, out);
 		}
 	}
 	if (!statq_agg_finish(out, gz, temp, false)) {
 		free(sorted);
-		statq_table_free(&merged);
 		return false;
 	}
 	if (*count + 3 > *capacity) {
@@ -808,10 +818,10 @@ static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg
 	profile = statq_profile_new(false);
 	statq_sample_init(&sample);
 	for (i = 0; i < n; i++) {
-		char *stack = statq_strdup(sorted[i]->key);
+		char *stack = statq_strdup(sorted[i].text);
 
 		statq_agg_unfold(&sample, stack);
-		statq_profile_add_count(profile, &sample, NULL, sorted[i]->value);
+		statq_profile_add_count(profile, &sample, NULL, sorted[i].count);
 		free(stack);
 	}
 	statq_sample_free(&sample);
@@ -831,7 +841,7 @@ static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg
 	/* its figures for the index: its samples (all it holds), the first and last of them */
 	meta = statq_agg_meta_read(metaname);
 	for (meta.samples = 0, i = 0; i < n; i++) {
-		meta.samples += sorted[i]->value;
+		meta.samples += sorted[i].count;
 	}
 	meta.first = meta.first == 0 || (file->first > 0 && file->first < meta.first) ? file->first : meta.first;
 	meta.last = file->last > meta.last ? file->last : meta.last;
@@ -844,7 +854,6 @@ static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg
 		}
 	}
 	free(sorted);
-	statq_table_free(&merged);
 	agg->files_written++;
 	return ok;
 }
@@ -979,7 +988,7 @@ static bool statq_agg_flush(statq_agg *agg)
 	/* otherwise the journal stays: the next start acknowledges what it names */
 
 	for (i = 0; i < agg->files_count; i++) {
-		statq_table_free(&agg->files[i].stacks);
+		statq_counts_free(&agg->files[i].stacks);
 		free(agg->files[i].key);
 	}
 	agg->files_count = 0;
@@ -1406,10 +1415,16 @@ static bool statq_agg_connect(statq_agg *agg, bool once)
 	return false;
 }
 
-/* Count the entries of one XREADGROUP / XAUTOCLAIM list; the last id goes to last. */
+/*
+ * Count the entries of one XREADGROUP / XAUTOCLAIM list; the last id goes to
+ * last. The next read asks for as many entries as make about
+ * STATQ_AGG_READ_BYTES at this read's size per entry: a reply is held whole
+ * in memory, and ship's entries are anything from a few samples to
+ * thousands of deep ones (megabytes).
+ */
 static size_t statq_agg_entries(statq_agg *agg, const redisReply *list, char *last, size_t last_size)
 {
-	size_t i;
+	size_t i, bytes = 0;
 
 	if (!list || list->type != REDIS_REPLY_ARRAY) {
 		return 0;
@@ -1425,8 +1440,20 @@ static size_t statq_agg_entries(statq_agg *agg, const redisReply *list, char *la
 		if (item->type == REDIS_REPLY_ARRAY && item->elements >= 1 && item->element[0]->type == REDIS_REPLY_STRING) {
 			snprintf(last, last_size, "%s", item->element[0]->str);
 		}
+		if (item->type == REDIS_REPLY_ARRAY && item->elements >= 2 && item->element[1]->type == REDIS_REPLY_ARRAY) {
+			size_t k;
+
+			for (k = 0; k < item->element[1]->elements; k++) {
+				bytes += item->element[1]->element[k]->len + 16;
+			}
+		}
 	}
 	statq_heads_end(agg->heads);
+	if (list->elements) {
+		size_t per = bytes / list->elements + 1, count = STATQ_AGG_READ_BYTES / per;
+
+		agg->read_count = count < 1 ? 1 : count > STATQ_AGG_COUNT ? STATQ_AGG_COUNT : (int) count;
+	}
 	return list->elements;
 }
 
@@ -1489,7 +1516,7 @@ static long statq_agg_read_group(statq_agg *agg, const char *id, int block_ms, c
 	redisReply *reply;
 	long n = 0;
 
-	snprintf(count, sizeof(count), "%d", STATQ_AGG_COUNT);
+	snprintf(count, sizeof(count), "%d", agg->read_count);
 	argv[argc++] = "XREADGROUP";
 	argv[argc++] = "GROUP";
 	argv[argc++] = agg->options->consumer_group;
@@ -1564,11 +1591,21 @@ static void statq_agg_next_id(const char *id, char *next, size_t size)
 	}
 }
 
+/* Say, once for all the reads it took, how many entries a claim took over. */
+static void statq_agg_taken(statq_agg *agg, size_t taken)
+{
+	if (taken) {
+		statq_error("aggregate: took over %zu entr%s left pending by another consumer of %s", taken, taken == 1 ? "y" : "ies",
+			agg->options->consumer_group);
+	}
+}
+
 /* XAUTOCLAIM's work on a Redis older than 6.2: XPENDING pages, XCLAIM what is idle long enough. */
 static bool statq_agg_claim_old(statq_agg *agg, const char *idle)
 {
 	char start[64] = "-", count[16], last[64];
 	long long min_idle = strtoll(idle, NULL, 10);
+	size_t taken = 0;
 
 	snprintf(count, sizeof(count), "%d", STATQ_AGG_COUNT);
 	for (;;) {
@@ -1579,10 +1616,12 @@ static bool statq_agg_claim_old(statq_agg *agg, const char *idle)
 		size_t i;
 
 		if (!reply) {
+			statq_agg_taken(agg, taken);
 			return false;
 		}
 		if (reply->type != REDIS_REPLY_ARRAY || reply->elements == 0) {
 			freeReplyObject(reply);
+			statq_agg_taken(agg, taken);
 			return true;
 		}
 		claim[n++] = "XCLAIM";
@@ -1607,16 +1646,16 @@ static bool statq_agg_claim_old(statq_agg *agg, const char *idle)
 			claimed = statq_redis_commandv(&agg->redis, n, claim);
 			if (!claimed) {
 				freeReplyObject(reply);
+				statq_agg_taken(agg, taken);
 				return false;
 			}
-			i = statq_agg_entries(agg, claimed, last, sizeof(last));
-			statq_error("aggregate: took over %zu entr%s left pending by another consumer of %s", i, i == 1 ? "y" : "ies",
-				agg->options->consumer_group);
+			taken += statq_agg_entries(agg, claimed, last, sizeof(last));
 			freeReplyObject(claimed);
 		}
 		i = reply->elements;
 		freeReplyObject(reply);
 		if (i < STATQ_AGG_COUNT) {
+			statq_agg_taken(agg, taken);
 			return true;
 		}
 	}
@@ -1627,17 +1666,17 @@ static bool statq_agg_claim(statq_agg *agg)
 {
 	char start[64] = "0-0", idle[32], count[16], last[64];
 	const char *argv[9];
+	size_t taken = 0;
 
 	agg->last_claim = statq_now();
 	snprintf(idle, sizeof(idle), "%lld", (long long) (agg->options->claim_idle * 1000));
-	snprintf(count, sizeof(count), "%d", STATQ_AGG_COUNT);
+	snprintf(count, sizeof(count), "%d", agg->read_count);
 	if (getenv("STATQ_AGGREGATE_XCLAIM")) {
 		/* test hook: the way for Redis before 6.2, on any Redis */
 		return statq_agg_claim_old(agg, idle);
 	}
 	for (;;) {
 		redisReply *reply;
-		size_t n;
 
 		argv[0] = "XAUTOCLAIM";
 		argv[1] = agg->options->stream;
@@ -1649,6 +1688,7 @@ static bool statq_agg_claim(statq_agg *agg)
 		argv[7] = count;
 		reply = statq_redis_commandv(&agg->redis, 8, argv);
 		if (!reply) {
+			statq_agg_taken(agg, taken);
 			return false;
 		}
 		if (reply->type == REDIS_REPLY_ERROR) {
@@ -1658,16 +1698,14 @@ static bool statq_agg_claim(statq_agg *agg)
 		}
 		if (reply->type != REDIS_REPLY_ARRAY || reply->elements < 2 || reply->element[0]->type != REDIS_REPLY_STRING) {
 			freeReplyObject(reply);
+			statq_agg_taken(agg, taken);
 			return true;
 		}
-		n = statq_agg_entries(agg, reply->element[1], last, sizeof(last));
-		if (n) {
-			statq_error("aggregate: took over %zu entr%s left pending by another consumer of %s", n, n == 1 ? "y" : "ies",
-				agg->options->consumer_group);
-		}
+		taken += statq_agg_entries(agg, reply->element[1], last, sizeof(last));
 		snprintf(start, sizeof(start), "%s", reply->element[0]->str);
 		freeReplyObject(reply);
 		if (strcmp(start, "0-0") == 0) {
+			statq_agg_taken(agg, taken);
 			return true;
 		}
 		if (agg->bytes > STATQ_AGG_MEMORY) {
@@ -1742,6 +1780,7 @@ int statq_aggregate_main(int argc, char **argv)
 	name[sizeof(name) - 1] = '\0';
 	agg.options = &options;
 	agg.dir = options.dir;
+	agg.read_count = 4;  /* until a read tells the size of an entry */
 	agg.backoff = 0.1;
 	snprintf(agg.consumer, sizeof(agg.consumer), "%s", options.consumer ? options.consumer : name);
 
@@ -1866,7 +1905,7 @@ done:
 	json_tokener_free(agg.tokener);
 	statq_sample_free(&agg.sample);
 	for (i = 0; i < agg.files_count; i++) {
-		statq_table_free(&agg.files[i].stacks);
+		statq_counts_free(&agg.files[i].stacks);
 		free(agg.files[i].key);
 	}
 	for (i = 0; i < agg.ids_count; i++) {
