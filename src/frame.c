@@ -29,8 +29,9 @@
  *       frames run and of every user frame's opline (line, opcode, result).
  * Frames outside the window cost a read each (a generator's frame lives on
  * the heap) or a read a VM stack page (a stack that continues on the pages
- * under the current one: a fiber's are 16 KiB), bounded; the previous
- * page's top is read with the window once known.
+ * under the current one: a fiber's are 16 KiB; a fiber's resumer and its
+ * callers, on a page an earlier sample found current), bounded; the
+ * previous page's top is read with the window once known.
  * Names are cached per function address, keyed also by the name, scope and
  * file pointers read in (3), so a function seen before costs no string read
  * and no arena work; the cache is emptied at each request start (a new
@@ -110,6 +111,7 @@ stat_frame_reader *stat_frame_reader_create(void)
 	}
 	reader->window_size = STAT_FRAME_WINDOW_MIN;
 	reader->lower_size = STAT_FRAME_WINDOW_MIN;
+	reader->seen_size = STAT_FRAME_WINDOW_MIN;
 	/* an internal function of the engine: the same for the whole process */
 	reader->fiber_suspend = stat_frame_method(zend_ce_fiber, "suspend");
 	reader->fiber_start = stat_frame_method(zend_ce_fiber, "start");
@@ -208,6 +210,8 @@ void stat_frame_reader_reset(stat_frame_reader *reader)
 	stat_frame_forget(reader);
 	reader->page = 0;
 	reader->last.page = 0;
+	/* (the last request's pages are freed: none is where its frames were) */
+	reader->seen_count = 0;
 	/* empty the cache: a new generation (cleared for real once in 4 billion requests) */
 	if (++reader->cache_generation == 0) {
 		memset(reader->cache, 0, sizeof(reader->cache));
@@ -528,7 +532,7 @@ static bool stat_frame_copy(stat_frame_reader *reader, stat_sample *sample, uint
 {
 	stat_frame_globals guess;
 	size_t memory[2] = {0, 0};
-	struct iovec local[6 + STAT_FRAME_HEAP_GUESSES], remote[6 + STAT_FRAME_HEAP_GUESSES];
+	struct iovec local[7 + STAT_FRAME_HEAP_GUESSES], remote[7 + STAT_FRAME_HEAP_GUESSES];
 	unsigned long guessed, heaped = 0, count, i, cpu;
 	ssize_t got, total = 0;
 
@@ -544,6 +548,9 @@ static bool stat_frame_copy(stat_frame_reader *reader, stat_sample *sample, uint
 	guessed = stat_frame_window_guess(reader, &guess, local + 1, remote + 1);
 	count = 1 + guessed;
 	reader->after_read = false;
+	/* (nothing copied yet in this sample: no page header, no copy from a page seen before) */
+	reader->header_page = 0;
+	reader->seen_page = reader->seen_top = 0;
 	if (guessed) {
 		/* the generators' frames and objects the last sample read on their own, with the window */
 		heaped = stat_frame_heap_plan(reader, local + count, remote + count);
@@ -614,6 +621,8 @@ static bool stat_frame_copy(stat_frame_reader *reader, stat_sample *sample, uint
 		/* the leaf alone: one read of its frame */
 		reader->window_lo = reader->window_hi = 0;
 	}
+	/* the page the stack is on, for a fiber's resumer found there by later samples */
+	stat_frame_seen_note(reader, globals);
 	return true;
 }
 
@@ -627,7 +636,7 @@ static stat_frame_walked stat_frame_walk_from(stat_frame_reader *reader, const s
 	uintptr_t start, uint32_t want, stat_frame_walk *walk)
 {
 	uintptr_t address = start;
-	size_t window_need = 0, lower_need = 0;
+	size_t window_need = 0, lower_need = 0, seen_need = 0;
 	struct {
 		bool      taken;
 		uintptr_t address;
@@ -658,6 +667,9 @@ static stat_frame_walked stat_frame_walk_from(stat_frame_reader *reader, const s
 			window_need = globals->top - address;
 		} else if (reader->page_prev && address >= reader->page_prev && address < reader->page_prev_top) {
 			lower_need = reader->page_prev_top - address;
+		} else if (reader->seen_top && address >= reader->seen_page && address < reader->seen_top &&
+			reader->seen_top - address > seen_need) {
+			seen_need = reader->seen_top - address;
 		}
 
 		/* (the frame the walk came from, when its link led here: not a delegation's or a cut's) */
@@ -719,6 +731,10 @@ static stat_frame_walked stat_frame_walk_from(stat_frame_reader *reader, const s
 
 	reader->window_size = stat_frame_window_size(reader->window_size, window_need);
 	reader->lower_size = stat_frame_window_size(reader->lower_size, lower_need);
+	if (reader->seen_top) {
+		/* (only from walks that went to a page seen before: the samples of code on one page say nothing of it) */
+		reader->seen_size = stat_frame_window_size(reader->seen_size, seen_need);
+	}
 	walk->address = address;
 	if (address != 0 && walk->count < want) {
 		/* a frame we could not copy: no half-right stack */

@@ -67,6 +67,8 @@
 #define STAT_FRAME_GUESS_ROOM  1024
 /* VM stack pages under the previous one whose place is remembered (the 257 frames a walk may take: 13 fiber pages of 16 KiB at 800 bytes a frame) */
 #define STAT_FRAME_PAGES       32
+/* VM stack pages remembered from earlier samples, where a fiber's resumer may be (the main stack's, outer fibers') */
+#define STAT_FRAME_SEEN        8
 #define STAT_FRAME_ARGS_BYTES  (STAT_ARGINFO_MAX * sizeof(zval))
 
 /*
@@ -233,7 +235,10 @@ struct _stat_frame_reader {
 	 * chain order, each its page and saved top, learnt one header read at a
 	 * time as a walk needs them, and deep_next, the next page down to learn
 	 * (0: the chain ends there, or STAT_FRAME_PAGES were learnt). lower_size
-	 * is adapted like window_size (R at create).
+	 * is adapted like window_size (R at create). page_link is the prev link
+	 * of `page` that page_prev was learnt from (0: none): learnt again when
+	 * the header copied with the window (page_header, of header_page: 0 when
+	 * not copied in this sample) names another.
 	 */
 	unsigned char   *lower;
 	uintptr_t        lower_lo, lower_hi;
@@ -241,13 +246,34 @@ struct _stat_frame_reader {
 	bool             lower_still; /* ... and the frame current at (1) still ran then (stat_frame_read_late) */
 	uint64_t         lower_read;  /* the read that copied lower (its `serial`) */
 	uintptr_t        lower_witness; /* the frame whose head that read copied again unchanged (0: none) */
-	uintptr_t        page, page_prev, page_prev_top;
+	uintptr_t        page, page_prev, page_prev_top, page_link;
+	struct _zend_vm_stack page_header;
+	uintptr_t        header_page;
 	size_t           lower_size;
 	struct {
 		uintptr_t page, top;
 	}                deep[STAT_FRAME_PAGES];
 	uint32_t         deep_count;
 	uintptr_t        deep_next;
+	/*
+	 * The VM stack pages that earlier samples of the request found current,
+	 * each with its end, the most lately current first (S after each (1); R
+	 * empties them at reset). A frame met on one of them while another page
+	 * is current (a fiber's resumer: on the main stack, or in the fiber that
+	 * resumed it) is copied with the frames under it, seen_size bytes
+	 * (adapted like window_size; R at create), into `lower` in one read
+	 * (stat_frame_seen), not one read a frame. seen_page and seen_top are
+	 * the page and the top of this sample's last such copy (0: none; S,
+	 * emptied with the window's ranges). Only where to read is remembered:
+	 * a page freed and reused since holds whatever it holds, validated as
+	 * any copy is.
+	 */
+	struct {
+		uintptr_t page, end;
+	}                seen[STAT_FRAME_SEEN];
+	uint32_t         seen_count;
+	size_t           seen_size;
+	uintptr_t        seen_page, seen_top;
 	/*
 	 * The current page under the window, read by stat_frame_at (below_lo ..
 	 * below_hi, 0, 0: none); whole pages when counting (stat_frame_count,
@@ -598,6 +624,8 @@ const unsigned char *stat_frame_heap_copy(const stat_frame_reader *reader, uintp
 void stat_frame_heap_failed(stat_frame_reader *reader, const struct iovec *local, unsigned long before, size_t got);
 /* frame_window.c: a heap span read on its own: to be guessed with the next sample's window. */
 void stat_frame_heap_note(stat_frame_reader *reader, uintptr_t address, size_t length);
+/* frame_window.c: remember the current VM stack page (1) found, for the frames later samples find on it. */
+void stat_frame_seen_note(stat_frame_reader *reader, const stat_frame_globals *globals);
 /* frame_window.c: a read size that covers `need` with room to spare. */
 size_t stat_frame_window_size(size_t size, size_t need);
 

@@ -12,9 +12,15 @@
  * the previous page, that page's top (`lower`) is read with it once learnt;
  * deeper frames on this page come from `below`; a frame on a page further
  * down the chain is found among the pages learnt for the current one (a
- * header read each, once) and that page copied into `lower` in one read. A
- * frame found in none of them (a generator's, on the heap) costs one read;
- * all these reads are at most STAT_FRAME_EXTRA_READS a sample.
+ * header read each, once) and that page copied into `lower` in one read.
+ * The window's read copies the current page's header too (whether the stack
+ * continues on a previous page: a fiber's first page has none, learnt at no
+ * cost at each change of page). A frame on a page that an earlier sample of
+ * the request found current (a fiber's resumer, on the main stack or an
+ * outer fiber's, which no page link leads to) is copied with the frames
+ * under it into `lower` in one read (stat_frame_seen), not one read a
+ * frame. A frame found in none of them (a generator's, on the heap) costs
+ * one read; all these reads are at most STAT_FRAME_EXTRA_READS a sample.
  *
  * Heap guesses: the generator frames and objects a sample had to read on
  * their own (at most STAT_FRAME_HEAP_GUESSES, the most lately read first)
@@ -24,7 +30,9 @@
  * dropped at reset.
  *
  * Invariants: window_lo .. window_hi (and lower_*, below_*) describe exactly
- * what the buffers hold from this sample's reads, empty otherwise; a frame
+ * what the buffers hold from this sample's reads, empty otherwise; pages
+ * remembered from earlier samples (seen, page_prev, the page header) say
+ * only where to read, never what a frame holds; a frame
  * is viewed in a copy only when the whole of it lies inside
  * (stat_frame_within, no arithmetic that wraps); no read exceeds
  * STAT_FRAME_WINDOW_MAX.
@@ -88,7 +96,16 @@ static unsigned long stat_frame_window_plan(stat_frame_reader *reader, const sta
 	local[0].iov_len = hi - lo;
 	remote[0].iov_base = (void *) lo;
 	remote[0].iov_len = hi - lo;
-	count = 1;
+	/*
+	 * The page's header (its end, and its prev link: whether the stack
+	 * continues on a previous page), on the same page: no read of its own
+	 * to learn that a fiber's first page has none, at each change of page.
+	 */
+	local[1].iov_base = &reader->page_header;
+	local[1].iov_len = sizeof(reader->page_header);
+	remote[1].iov_base = (void *) globals->page;
+	remote[1].iov_len = sizeof(reader->page_header);
+	count = 2;
 
 	if (lo == page_lo && reader->page == globals->page && reader->page_prev) {
 		uintptr_t prev_lo = reader->page_prev + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
@@ -96,11 +113,11 @@ static unsigned long stat_frame_window_plan(stat_frame_reader *reader, const sta
 
 		if (prev_hi > prev_lo && prev_hi - prev_lo <= (uintptr_t) 1 << 30) {
 			from = prev_hi - prev_lo > reader->lower_size ? prev_hi - reader->lower_size : prev_lo;
-			local[1].iov_base = reader->lower;
-			local[1].iov_len = prev_hi - from;
-			remote[1].iov_base = (void *) from;
-			remote[1].iov_len = prev_hi - from;
-			count = 2;
+			local[2].iov_base = reader->lower;
+			local[2].iov_len = prev_hi - from;
+			remote[2].iov_base = (void *) from;
+			remote[2].iov_len = prev_hi - from;
+			count = 3;
 		}
 	}
 
@@ -116,6 +133,7 @@ void stat_frame_window_take(stat_frame_reader *reader, uintptr_t top,
 	reader->window_lo = reader->window_hi = 0;
 	reader->lower_lo = reader->lower_hi = 0;
 	reader->below_lo = reader->below_hi = 0;
+	reader->header_page = 0;
 
 	if (count == 0 || got < (ssize_t) window) {
 		return;
@@ -127,9 +145,12 @@ void stat_frame_window_take(stat_frame_reader *reader, uintptr_t top,
 		/* a window read ahead of the stack: what lies above the top is not frames */
 		reader->window_hi = top;
 	}
-	if (count == 2 && got >= (ssize_t) (window + local[1].iov_len)) {
-		reader->lower_lo = (uintptr_t) remote[1].iov_base;
-		reader->lower_hi = reader->lower_lo + local[1].iov_len;
+	if (count >= 2 && got >= (ssize_t) (window + local[1].iov_len)) {
+		reader->header_page = (uintptr_t) remote[1].iov_base;
+	}
+	if (count == 3 && got >= (ssize_t) (window + local[1].iov_len + local[2].iov_len)) {
+		reader->lower_lo = (uintptr_t) remote[2].iov_base;
+		reader->lower_hi = reader->lower_lo + local[2].iov_len;
 		reader->lower_later = false;
 		reader->lower_read = reader->serial;
 		reader->lower_witness = 0;
@@ -142,7 +163,7 @@ void stat_frame_window_take(stat_frame_reader *reader, uintptr_t top,
  */
 void stat_frame_window(stat_frame_reader *reader, const stat_frame_globals *globals)
 {
-	struct iovec local[3], remote[3];
+	struct iovec local[4], remote[4];
 	unsigned long count = stat_frame_window_plan(reader, globals, reader->window_size, local, remote);
 	ssize_t got;
 
@@ -296,19 +317,36 @@ static inline uintptr_t stat_frame_page_link(const struct _zend_vm_stack *header
 	return header->prev != NULL && stat_frame_aligned((uintptr_t) header->prev) ? (uintptr_t) header->prev : 0;
 }
 
-/* Learn where the previous VM stack page is and how far it was filled (two reads, once a page). */
-static void stat_frame_lower_learn(stat_frame_reader *reader, const stat_frame_globals *globals)
+/*
+ * Learn where the previous VM stack page is and how far it was filled, once
+ * a page: the current page's header as the window copied it (else one read),
+ * and when it has a previous page, that page's header (one read, counted in
+ * `extra`).
+ */
+static void stat_frame_lower_learn(stat_frame_reader *reader, const stat_frame_globals *globals, int *extra)
 {
 	struct _zend_vm_stack header;
 
 	reader->page = globals->page;
 	reader->page_prev = 0;
+	reader->page_link = 0;
 	reader->deep_count = 0;
 	reader->deep_next = 0;
-	if (!stat_frame_read_one(reader, &header, globals->page, sizeof(header)) || !stat_frame_page_link(&header)) {
+	if (reader->header_page == globals->page) {
+		header = reader->page_header;
+	} else {
+		(*extra)++;
+		if (!stat_frame_read_one(reader, &header, globals->page, sizeof(header))) {
+			return;
+		}
+	}
+	reader->page_link = stat_frame_page_link(&header);
+	if (!reader->page_link) {
+		/* (a first page: the main stack's, or a fiber's) */
 		return;
 	}
-	reader->page_prev = (uintptr_t) header.prev;
+	reader->page_prev = reader->page_link;
+	(*extra)++;
 	/* (the copy of that page is viewed as frames at offsets from its start and top: garbage if not aligned) */
 	if (!stat_frame_read_one(reader, &header, reader->page_prev, sizeof(header)) || !stat_frame_aligned((uintptr_t) header.top)) {
 		reader->page_prev = 0;
@@ -362,6 +400,77 @@ static bool stat_frame_lower_read(stat_frame_reader *reader, uintptr_t page, uin
 static bool stat_frame_lower(stat_frame_reader *reader, uintptr_t address, const stat_frame_found *callee)
 {
 	return stat_frame_lower_read(reader, reader->page_prev, reader->page_prev_top, reader->lower_size, address, callee);
+}
+
+/*
+ * Remember the current page, from (1)'s globals, the window having copied
+ * its header and that header naming the same end (a page switched under
+ * the copy of the globals is not remembered with another's end): the most
+ * lately current first; those it overlaps are gone (freed, their place
+ * reused), and the least lately current when full.
+ */
+void stat_frame_seen_note(stat_frame_reader *reader, const stat_frame_globals *globals)
+{
+	uintptr_t lo = globals->page + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval);
+	struct {
+		uintptr_t page, end;
+	} seen[STAT_FRAME_SEEN];
+	uint32_t i, count = 1;
+
+	if (globals->page == 0 || reader->header_page != globals->page || (uintptr_t) reader->page_header.end != globals->end ||
+		globals->end <= lo || globals->end - lo > (uintptr_t) 1 << 30) {
+		return;
+	}
+	if (reader->seen_count && reader->seen[0].page == globals->page && reader->seen[0].end == globals->end) {
+		return;
+	}
+	seen[0].page = globals->page;
+	seen[0].end = globals->end;
+	for (i = 0; i < reader->seen_count && count < STAT_FRAME_SEEN; i++) {
+		if (reader->seen[i].end <= globals->page || reader->seen[i].page >= globals->end) {
+			seen[count].page = reader->seen[i].page;
+			seen[count].end = reader->seen[i].end;
+			count++;
+		}
+	}
+	memcpy(reader->seen, seen, count * sizeof(seen[0]));
+	reader->seen_count = count;
+}
+
+/*
+ * A frame on a page an earlier sample found current (stat_frame_seen_note),
+ * not the current one nor the previous: a fiber's resumer, under the
+ * fiber's own VM stack (whose first page leads to no other). Copy it and
+ * the frames under it, seen_size bytes, into `lower` in one read; a frame
+ * deeper on the same page than this sample's last such copy, from it up to
+ * that copy's top. Whether it read (a page whose read failed, freed, is
+ * forgotten).
+ */
+static bool stat_frame_seen(stat_frame_reader *reader, const stat_frame_globals *globals, uintptr_t address,
+	const stat_frame_found *callee)
+{
+	uint32_t i;
+
+	for (i = 0; i < reader->seen_count; i++) {
+		uintptr_t page = reader->seen[i].page, lo = page + ZEND_VM_STACK_HEADER_SLOTS * sizeof(zval), top;
+
+		if (page == globals->page || !stat_frame_within(address, lo, reader->seen[i].end)) {
+			continue;
+		}
+		top = page == reader->seen_page && address < reader->seen_top
+			? reader->seen_top : address + sizeof(zend_execute_data);
+		if (!stat_frame_lower_read(reader, page, top, reader->seen_size, address, callee)) {
+			return false;
+		}
+		if (reader->lower_hi == 0) {
+			memmove(&reader->seen[i], &reader->seen[i + 1], (reader->seen_count - i - 1) * sizeof(reader->seen[0]));
+			reader->seen_count--;
+		}
+		reader->seen_page = page;
+		reader->seen_top = top;
+		return true;
+	}
+	return false;
 }
 
 /*
@@ -468,12 +577,13 @@ const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_fra
 		/* off the current page: the top of the previous one */
 		if (!stat_frame_within(address, reader->lower_lo, reader->lower_hi) &&
 			*extra < STAT_FRAME_EXTRA_READS) {
-			if (reader->page != globals->page) {
-				*extra += 2;
-				stat_frame_lower_learn(reader, globals);
+			/* (learnt again for a page whose header, copied with the window, names another previous page) */
+			if (reader->page != globals->page ||
+				(reader->header_page == globals->page && stat_frame_page_link(&reader->page_header) != reader->page_link)) {
+				stat_frame_lower_learn(reader, globals, extra);
 			}
-			/* (a frame not on the previous page costs its own read below, not two) */
-			if (stat_frame_lower(reader, address, callee)) {
+			/* (a frame on no page known costs its own read below) */
+			if (stat_frame_lower(reader, address, callee) || stat_frame_seen(reader, globals, address, callee)) {
 				(*extra)++;
 			} else if (*extra < STAT_FRAME_EXTRA_READS) {
 				stat_frame_deep(reader, address, callee, extra);
