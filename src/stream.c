@@ -10,8 +10,6 @@
 #include <linux/sockios.h>
 #include <unistd.h>
 
-#include <json-c/json.h>
-
 #include "stream.h"
 #include "clients.h"
 #include "memory.h"
@@ -29,6 +27,12 @@
 #define STAT_STRINGIFY_(x) #x
 #define STAT_STRINGIFY(x) STAT_STRINGIFY_(x)
 
+/* A lost line in a client's buffer: where it ends (an offset in out) and the count it tells. */
+typedef struct _stat_stream_told {
+	size_t   end;
+	uint64_t count;
+} stat_stream_told;
+
 typedef struct _stat_stream_client {
 	int         fd;
 	bool        reading;       /* the client may still send (we discard it) */
@@ -37,6 +41,9 @@ typedef struct _stat_stream_client {
 	uint64_t    pending_since;
 	stat_buffer out;
 	size_t      sent;          /* bytes of out already sent */
+	/* the lost lines in out, in order (those not yet sent matter: stat_stream_farewell) */
+	stat_stream_told *told;
+	size_t      told_count, told_capacity;
 } stat_stream_client;
 
 static stat_stream_client *stat_stream_clients = NULL;
@@ -63,6 +70,7 @@ static void stat_stream_remove(size_t index)
 
 	close(client->fd);
 	stat_buffer_free(&client->out);
+	free(client->told);
 	stat_stream_clients[index] = stat_stream_clients[--stat_stream_clients_count];
 	stat_atomic_sub(STAT_COUNTER(clients_connected), 1);
 }
@@ -191,11 +199,44 @@ static bool stat_stream_send(stat_stream_client *client)
 	if (client->sent == client->out.length) {
 		client->out.length = 0;
 		client->sent = 0;
+		client->told_count = 0;
 	} else if (client->sent >= 65536) {
+		size_t gone = 0, i;
+
 		stat_buffer_consume(&client->out, client->sent);
+		/* the lost lines sent are forgotten, the others move with the bytes */
+		while (gone < client->told_count && client->told[gone].end <= client->sent) {
+			gone++;
+		}
+		for (i = gone; i < client->told_count; i++) {
+			client->told[i - gone].end = client->told[i].end - client->sent;
+			client->told[i - gone].count = client->told[i].count;
+		}
+		client->told_count -= gone;
 		client->sent = 0;
 	}
 	return true;
+}
+
+/* What a client lost and has not been told: a lost line in its buffer, noted with its count (lost is then 0). */
+static void stat_stream_tell(stat_stream_client *client)
+{
+	if (stat_sample_encode_lost(client->lost, &client->out)) {
+		if (client->told_count == client->told_capacity) {
+			size_t capacity = client->told_capacity ? client->told_capacity * 2 : 8;
+			stat_stream_told *told = realloc(client->told, capacity * sizeof(*told));
+
+			if (told) {
+				client->told = told;
+				client->told_capacity = capacity;
+			}
+		}
+		if (client->told_count < client->told_capacity) {
+			client->told[client->told_count].end = client->out.length;
+			client->told[client->told_count++].count = client->lost;
+		}
+	}
+	client->lost = 0;
 }
 
 void stat_stream_events(const struct pollfd *fds, size_t count)
@@ -256,8 +297,7 @@ static void stat_stream_feed(stat_stream_client *client, uint64_t now)
 				stat_atomic_count(STAT_COUNTER(samples_lost), lost);
 			}
 			if (client->lost) {
-				stat_sample_encode_lost(client->lost, &client->out);
-				client->lost = 0;
+				stat_stream_tell(client);
 			}
 			stat_buffer_append(&client->out, encoded->line.data, encoded->line.length);
 			client->cursor++;
@@ -287,8 +327,7 @@ static void stat_stream_feed(stat_stream_client *client, uint64_t now)
 		client->pending_since = 0;
 
 		if (client->lost && result != STAT_RING_SKIPPED) {
-			stat_sample_encode_lost(client->lost, &client->out);
-			client->lost = 0;
+			stat_stream_tell(client);
 		}
 		if (result == STAT_RING_EMPTY) {
 			break;
@@ -347,26 +386,6 @@ bool stat_stream_drained(void)
 	return true;
 }
 
-/* Whether a line in a client's buffer is a lost line, and its count. */
-static bool stat_stream_lost_line(const char *line, size_t length, uint64_t *count)
-{
-	static const char lost[] = "{\"type\":\"lost\"";
-	json_tokener *tokener;
-	json_object *object, *value;
-
-	if (length < sizeof(lost) - 1 || memcmp(line, lost, sizeof(lost) - 1) != 0 || !(tokener = json_tokener_new())) {
-		return false;
-	}
-	*count = 0;
-	object = json_tokener_parse_ex(tokener, line, (int) length);
-	if (object && json_object_object_get_ex(object, "count", &value)) {
-		*count = (uint64_t) json_object_get_int64(value);
-	}
-	json_object_put(object);
-	json_tokener_free(tokener);
-	return true;
-}
-
 /*
  * At close, what a client will not get: the lines still in its buffer, the
  * samples still in the ring for it, and what it had lost and not been told.
@@ -380,19 +399,22 @@ static void stat_stream_farewell(stat_stream_client *client)
 	const char *at = client->out.data + client->sent, *end = client->out.data + client->out.length;
 	bool whole = client->sent == 0 || client->out.data[client->sent - 1] == '\n';
 	stat_buffer line = {0};
-	size_t queued, room;
+	size_t queued, room, next = 0;
 
 	if (client->cursor < head) {
 		missed += head - client->cursor;
 	}
+	/* the lost lines noted when they were written (stat_stream_tell), not read back */
+	while (next < client->told_count && client->told[next].end <= client->sent) {
+		next++;
+	}
 	while (at < end) {
 		const char *newline = memchr(at, '\n', (size_t) (end - at));
 		size_t length = newline ? (size_t) (newline + 1 - at) : (size_t) (end - at);
-		uint64_t count;
 
-		if (stat_stream_lost_line(at, length, &count)) {
+		if (next < client->told_count && client->told[next].end == (size_t) (at + length - client->out.data)) {
 			/* already counted, not yet told */
-			told += count;
+			told += client->told[next++].count;
 		} else {
 			missed++;
 		}

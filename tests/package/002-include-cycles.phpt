@@ -6,6 +6,7 @@ stat.control=0
 --FILE--
 <?php
 require __DIR__ . '/../utils.inc';
+require __DIR__ . '/graph.inc';
 
 /*
  * The modules of $dir and who includes whom: a module is a .c and its .h of
@@ -48,34 +49,6 @@ function stat_modules(string $dir): array
     return $graph;
 }
 
-/* The first include cycle found (a list of modules, the first repeated at the end), or null. */
-function stat_include_cycle(array $graph): ?array
-{
-    $state = [];
-    $stack = [];
-    $visit = function (string $node) use (&$visit, &$state, &$stack, $graph): ?array {
-        $state[$node] = 1;
-        $stack[] = $node;
-        foreach (array_keys($graph[$node] ?? []) as $next) {
-            if (($state[$next] ?? 0) === 1) {
-                return array_merge(array_slice($stack, array_search($next, $stack, true)), [$next]);
-            }
-            if (!isset($state[$next]) && ($cycle = $visit($next)) !== null) {
-                return $cycle;
-            }
-        }
-        array_pop($stack);
-        $state[$node] = 2;
-        return null;
-    };
-    foreach (array_keys($graph) as $node) {
-        if (!isset($state[$node]) && ($cycle = $visit($node)) !== null) {
-            return $cycle;
-        }
-    }
-    return null;
-}
-
 /* Layers: each module above every module it includes (0: includes none). */
 function stat_layers(array $graph): array
 {
@@ -94,19 +67,9 @@ function stat_layers(array $graph): array
     }
     return $layer;
 }
-/* The cycle as "a -> (file:line) b -> ...". */
-function stat_cycle_text(array $graph, array $cycle): string
-{
-    $text = $cycle[0];
-    for ($i = 1; $i < count($cycle); $i++) {
-        $text .= ' -> (' . $graph[$cycle[$i - 1]][$cycle[$i]] . ') ' . $cycle[$i];
-    }
-    return $text;
-}
-
 $src = dirname(__DIR__, 2) . '/src';
 $graph = stat_modules($src);
-$cycle = stat_include_cycle($graph);
+$cycle = stat_graph_cycle($graph);
 echo 'src/: ', $cycle === null ? 'no include cycle' : 'CYCLE ' . stat_cycle_text($graph, $cycle), "\n";
 if ($cycle === null) {
     $layers = stat_layers($graph);
@@ -127,7 +90,7 @@ foreach (array_merge(glob("$src/*.c"), glob("$src/*.h")) as $file) {
 }
 file_put_contents("$copy/memory.h", str_replace('#include "atomic.h"', "#include \"atomic.h\"\n#include \"sample.h\"", file_get_contents("$copy/memory.h")));
 $graph = stat_modules($copy);
-$cycle = stat_include_cycle($graph);
+$cycle = stat_graph_cycle($graph);
 echo 'with memory.h including sample.h: ', $cycle === null ? 'no cycle found' : stat_cycle_text($graph, $cycle), "\n";
 ?>
 --EXPECTF--

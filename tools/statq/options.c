@@ -170,18 +170,6 @@ static const statq_option statq_option_table[] = {
 
 #define STATQ_OPTIONS (sizeof(statq_option_table) / sizeof(statq_option_table[0]))
 
-const statq_command *statq_command_find(const char *name)
-{
-	const statq_command *command;
-
-	for (command = statq_commands; command->name; command++) {
-		if (strcmp(command->name, name) == 0) {
-			return command;
-		}
-	}
-	return NULL;
-}
-
 void statq_options_help(const statq_command *command, FILE *out)
 {
 	size_t i;

@@ -39,7 +39,6 @@ typedef enum {
 typedef struct _statq_command {
 	const char *name;
 	unsigned    mask;
-	int       (*main)(int argc, char **argv);
 	const char *summary;   /* one line for `statq --help` */
 	const char *synopsis;  /* after "usage: statq " */
 	const char *details;   /* what the command does, for `statq <cmd> --help` */

@@ -5,7 +5,7 @@
  * each sample to the subcommand.
  *
  * A line is malformed when it is not a JSON object with a string "type":
- * strict JSON (RFC 8259: no comments, single quotes, NaN or trailing commas)
+ * strict JSON (strict.h; RFC 8259: no comments, single quotes, NaN or trailing commas)
  * in well-formed UTF-8, nested at most 32 deep, integers within 64 bits
  * (-2^63 to 2^64-1, whatever json-c's version); a sample is malformed too when
  * its "elapsed", "time" or request "elapsed" is not a finite number.
@@ -91,11 +91,5 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 double statq_totals_rate(const statq_totals *totals);
 /* A sample's or status line's "time" (Unix seconds), 0 when it has none. */
 double statq_reader_time(json_object *object);
-
-/* A tokener for statq_reader_parse. */
-json_tokener *statq_reader_tokener(void);
-
-/* One line as a JSON value by the rules above (strict, the whole line), or NULL. */
-json_object *statq_reader_parse(json_tokener *tokener, const char *line, size_t length);
 
 #endif

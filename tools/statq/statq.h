@@ -2,10 +2,17 @@
  * statq.h: what every part of statq shares: the version, the exit codes, the
  * interrupt flag set by SIGINT/SIGTERM, and small helpers for messages.
  *
- * statq is single-threaded. The only asynchronous code is the signal handler,
- * which sets statq_interrupted and nothing else; every blocking call polls with
- * a timeout and checks the flag, so Ctrl-C ends a run cleanly and the output is
- * still written.
+ * Threads: every command runs on the main thread, which alone reads input,
+ * counts, writes output and talks to Redis. Two commands start workers of
+ * their own for CPU work alone: ship compresses its batches on one
+ * (gzipper.h), aggregate decompresses entries and parses their heads on two
+ * (heads.h). Each worker touches only the jobs handed to it, under its
+ * mutex, and blocks every signal. The only asynchronous code is the signal
+ * handler, run on the main thread, which sets statq_interrupted and nothing
+ * else; every blocking call polls with a timeout and checks the flag, so
+ * Ctrl-C ends a run cleanly and the output is still written. The helpers
+ * below (messages, allocation) are safe on any thread; statq_table_digest_of
+ * is too (table.h).
  */
 #ifndef STATQ_H
 #define STATQ_H

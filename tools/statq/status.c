@@ -15,7 +15,7 @@
 
 #include "input.h"
 #include "options.h"
-#include "reader.h"
+#include "strict.h"
 
 /* seconds to wait for the status line */
 #define STATQ_STATUS_WAIT 5
@@ -170,8 +170,8 @@ static json_object *statq_status_read(const char *source, char *name, size_t nam
 		return NULL;
 	}
 	/* as strict as every reader: what --json writes back must be valid JSON */
-	tokener = statq_reader_tokener();
-	status = statq_reader_parse(tokener, line, length);
+	tokener = statq_strict_tokener();
+	status = statq_strict_parse(tokener, line, length);
 	json_tokener_free(tokener);
 	if (!status || !json_object_is_type(status, json_type_object) || !json_object_object_get_ex(status, "type", &type)
 			|| !json_object_is_type(type, json_type_string)) {

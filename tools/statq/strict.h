@@ -1,0 +1,24 @@
+/*
+ * strict.h: one line of text as one JSON value, by strict rules, for every
+ * reader of stat's lines (reader.c, status.c): RFC 8259 (no comments,
+ * single quotes, NaN, trailing commas, leading zeros, lone surrogates in
+ * escapes), well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates),
+ * the whole line one value ("{} x" is not), numbers that fit. json-c parses
+ * what passes; what json-c versions differ on (0.18's strict mode refuses
+ * bytes above 0x7f in strings) is evened out here, so every json-c reads
+ * the same lines. Any thread, each with its own tokener.
+ */
+#ifndef STATQ_STRICT_H
+#define STATQ_STRICT_H
+
+#include <json-c/json.h>
+
+#include "statq.h"
+
+/* A tokener for statq_strict_parse. */
+json_tokener *statq_strict_tokener(void);
+
+/* One line as a JSON value by the rules above (strict, the whole line), or NULL. */
+json_object *statq_strict_parse(json_tokener *tokener, const char *line, size_t length);
+
+#endif
