@@ -53,9 +53,21 @@ $a->signal(SIGSTOP);
 $ship('running', ['--maxlen', '10']);
 $a->signal(SIGCONT);
 $total = $added('running');
-$ok = stat_test_until(function () use ($a, $said) {
+/* said, and every entry still in the stream delivered to the group (it reads a few at a time while it learns their size) */
+$delivered = function (string $stream) use ($redis): bool {
+    $info = $redis->cmd(['XINFO', 'STREAM', $stream]);
+    $groups = $redis->cmd(['XINFO', 'GROUPS', $stream]);
+    $last = $info[array_search('last-generated-id', $info, true) + 1] ?? null;
+    foreach ($groups as $group) {
+        if ($group[array_search('name', $group, true) + 1] === 'g') {
+            return $last !== null && $group[array_search('last-delivered-id', $group, true) + 1] === $last;
+        }
+    }
+    return false;
+};
+$ok = stat_test_until(function () use ($a, $said, $delivered) {
     $alive = $a->running();  /* (reads what it printed) */
-    return $said($a->stderr()) > 0 || !$alive;
+    return ($said($a->stderr()) > 0 && $delivered('running')) || !$alive;
 });
 $a->signal(SIGTERM);
 $a->wait();

@@ -13,7 +13,7 @@ require __DIR__ . '/fuzz.inc';
  * Bounded and the same inputs every run: the first 1000 of seed 1 (3000 with
  * STAT_TEST_HEAVY), stopping early after 30 s on a slow machine (run-tests gives a test 60 s, the build included);
  * STAT_FUZZ_RUNS, STAT_FUZZ_SECONDS and STAT_FUZZ_SEED change them (a
- * failure prints how to replay it). Longer by hand: README, Development.
+ * failure prints how to replay it). Longer by hand: docs/developing.md.
  */
 $runs = (string) (getenv('STAT_FUZZ_RUNS') ?: (getenv('STAT_TEST_HEAVY') ? 3000 : 1000));
 $seconds = (float) (getenv('STAT_FUZZ_SECONDS') ?: 30);

@@ -54,7 +54,7 @@
  * program's own memory never makes a name the oracle cannot place, and a
  * replay does not depend on where the system maps libraries.
  *
- * Built two ways (tests/fuzz/001-frame-reader.phpt; README, Development):
+ * Built two ways (tests/fuzz/001-frame-reader.phpt; docs/developing.md):
  *   libFuzzer: clang -DSTAT_FUZZ_LIBFUZZER -fsanitize=fuzzer,address,undefined
  *   standalone: any cc, a main() that runs seeded random inputs, bounded by
  *     --runs and --seconds, one input again with --seed S --run N, or

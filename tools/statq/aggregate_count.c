@@ -1,0 +1,387 @@
+/*
+ * aggregate_count.c: each sample of an entry into the counts of the files
+ * it belongs to (aggregate_internal.h): the entry decompressed and split by
+ * heads.h's workers, each line's head parsed there and its tail here the
+ * first time it is seen (by digest after), its stack interned (text once,
+ * an id), counted in its hour's and day's files, for `all` and its script.
+ * The main thread.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "aggregate_internal.h"
+
+/* A script's path as a file name part: '/' and anything unusual as '_'. */
+static void statq_agg_entry_name(const char *path, char *out, size_t size)
+{
+	size_t n = 0;
+
+	if (!path || !path[0]) {
+		snprintf(out, size, "unknown");
+		return;
+	}
+	while (*path == '/') {
+		path++;
+	}
+	for (; *path && n + 1 < size; path++) {
+		char c = *path;
+
+		out[n++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' ? c : '_';
+	}
+	out[n] = '\0';
+	if (n == 0 || strcmp(out, "all") == 0) {
+		snprintf(out, size, "%s", n == 0 ? "unknown" : "all_");
+	}
+}
+
+static statq_agg_file *statq_agg_file_get(statq_agg *agg, bool daily, time_t when, const char *entry)
+{
+	char key[600];
+	struct tm tm;
+	time_t start = daily ? when - (when % 86400) : when - (when % 3600);
+	int length;
+	bool added;
+	uint64_t *index;
+
+	gmtime_r(&start, &tm);
+	if (daily) {
+		length = snprintf(key, sizeof(key), "daily/%04d-%02d-%02d.%s", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, entry);
+	} else {
+		length = snprintf(key, sizeof(key), "hourly/%04d-%02d-%02d_%02d.%s", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+			tm.tm_hour, entry);
+	}
+	if (length < 0 || (size_t) length >= sizeof(key)) {
+		length = (int) sizeof(key) - 1;
+	}
+	index = statq_table_get(&agg->file_index, key, (size_t) length, &added);
+	if (added) {
+		statq_agg_file *file;
+
+		if (agg->files_count == agg->files_capacity) {
+			agg->files_capacity = agg->files_capacity ? agg->files_capacity * 2 : 64;
+			agg->files = statq_realloc(agg->files, agg->files_capacity * sizeof(*agg->files));
+		}
+		*index = agg->files_count;
+		file = &agg->files[agg->files_count++];
+		file->key = statq_strdup(key);
+		file->start = start;
+		file->end = start + (daily ? 86400 : 3600);
+		file->first = file->last = 0;
+		statq_counts_init(&file->stacks);
+	}
+	return &agg->files[*index];
+}
+
+static void statq_agg_count(statq_agg *agg, statq_agg_file *file, uint32_t stack, uint64_t count)
+{
+	size_t before = statq_counts_bytes(&file->stacks);
+
+	statq_counts_add(&file->stacks, stack, count);
+	agg->bytes += statq_counts_bytes(&file->stacks) - before;
+}
+
+/* The id of a stack's text, interned. */
+uint32_t statq_agg_stack(statq_agg *agg, const char *stack, size_t length)
+{
+	bool added;
+	uint64_t *value = statq_table_get(&agg->stack_ids, stack, length, &added);
+
+	if (added) {
+		if (agg->stack_count == agg->stacks_capacity) {
+			agg->stacks_capacity = agg->stacks_capacity ? agg->stacks_capacity * 2 : 1024;
+			agg->stack_texts = statq_realloc(agg->stack_texts, agg->stacks_capacity * sizeof(char *));
+		}
+		agg->stack_texts[agg->stack_count] = statq_table_find(&agg->stack_ids, stack, length)->key;
+		*value = ++agg->stack_count;
+		agg->bytes += length + 1 + sizeof(statq_table_entry) * 2 + 16;
+	}
+	return (uint32_t) (*value - 1);
+}
+
+/* The four files a sample taken at `when` in the script `path` counts in. */
+static const uint32_t *statq_agg_quad(statq_agg *agg, time_t when, const char *path)
+{
+	char key[1100], entry[1024];
+	int64_t hour = (int64_t) (when - (when % 3600));
+	size_t length;
+	bool added;
+	uint64_t *value;
+
+	length = path ? strnlen(path, 1000) : 0;
+	memcpy(key, &hour, sizeof(hour));
+	memcpy(key + sizeof(hour), path ? path : "", length);
+	length += sizeof(hour);
+	value = statq_table_get(&agg->quads, key, length, &added);
+	if (added) {
+		if (agg->quad_count == agg->quad_capacity) {
+			agg->quad_capacity = agg->quad_capacity ? agg->quad_capacity * 2 : 64;
+			agg->quad_files = statq_realloc(agg->quad_files, agg->quad_capacity * sizeof(*agg->quad_files));
+		}
+		*value = agg->quad_count;
+		statq_agg_entry_name(path, entry, sizeof(entry));
+		/* statq_agg_file_get may move files, not quads: take each index as it comes */
+		agg->quad_files[agg->quad_count][0] = (uint32_t) (statq_agg_file_get(agg, false, when, "all") - agg->files);
+		agg->quad_files[agg->quad_count][1] = (uint32_t) (statq_agg_file_get(agg, true, when, "all") - agg->files);
+		agg->quad_files[agg->quad_count][2] = (uint32_t) (statq_agg_file_get(agg, false, when, entry) - agg->files);
+		agg->quad_files[agg->quad_count][3] = (uint32_t) (statq_agg_file_get(agg, true, when, entry) - agg->files);
+		agg->quad_count++;
+	}
+	return agg->quad_files[*value];
+}
+
+/* Append a frame's name, escaped as statq fold writes it. */
+static size_t statq_agg_name(statq_agg *agg, size_t at, const char *name)
+{
+	size_t length = strlen(name);
+
+	if (at + length * 3 + 2 > agg->stack_capacity) {
+		agg->stack_capacity = (at + length * 3 + 2) * 2;
+		agg->stack = statq_realloc(agg->stack, agg->stack_capacity);
+	}
+	for (; *name; name++) {
+		switch (*name) {
+			case '%':  memcpy(agg->stack + at, "%25", 3); at += 3; break;
+			case ';':  memcpy(agg->stack + at, "%3B", 3); at += 3; break;
+			case '\n': memcpy(agg->stack + at, "%0A", 3); at += 3; break;
+			case '\r': memcpy(agg->stack + at, "%0D", 3); at += 3; break;
+			default:   agg->stack[at++] = *name; break;
+		}
+	}
+	return at;
+}
+
+#define STATQ_AGG_IDLE UINT64_MAX  /* a sample with no frame to count */
+
+/* The stack id of a sample object's frames (interned), or STATQ_AGG_IDLE. */
+static uint64_t statq_agg_frames(statq_agg *agg, json_object *object)
+{
+	statq_sample *sample = &agg->sample;
+	size_t at = 0, i;
+
+	if (!statq_sample_decode(sample, object, agg->options->idle)) {
+		return STATQ_AGG_IDLE;
+	}
+	for (i = sample->depth; i-- > 0; ) {
+		if (at) {
+			agg->stack[at++] = ';';
+		}
+		at = statq_agg_name(agg, at, sample->frames[i].name);
+	}
+	return statq_agg_stack(agg, agg->stack, at);
+}
+
+static void statq_agg_add(statq_agg *agg, uint64_t stack, double time, const char *path, double fallback)
+{
+	const uint32_t *quad;
+	time_t when;
+	size_t i;
+
+	if (stack == STATQ_AGG_IDLE) {
+		agg->idle++;
+		return;
+	}
+	time = time > 0 ? time : fallback;
+	when = (time_t) time;
+	quad = statq_agg_quad(agg, when, path);
+	for (i = 0; i < 4; i++) {
+		statq_agg_file *file = &agg->files[quad[i]];
+
+		statq_agg_count(agg, file, (uint32_t) stack, 1);
+		file->first = file->first == 0 || time < file->first ? time : file->first;
+		file->last = time > file->last ? time : file->last;
+	}
+	agg->samples++;
+}
+
+static json_object *statq_agg_parse(statq_agg *agg, const char *text, size_t length)
+{
+	return statq_heads_parse(agg->tokener, text, length);
+}
+
+/*
+ * The fast way for a line as stat writes it: its head (type, request, time,
+ * ...) was parsed alone by a worker (heads.h), and its tail (location,
+ * symbol, stack: what makes the frames; statq_sample_split) is parsed only
+ * the first time it is seen; later samples of the same kind with the same
+ * tail (by its digest, statq_table_digest_of) take the stack id from
+ * agg->tails[kind - 1]. false: the tail does not
+ * parse (the caller parses the line whole).
+ */
+static bool statq_agg_line_tail(statq_agg *agg, const char *line, const statq_head *head, const char *path, double fallback)
+{
+	const char *tail = line + head->tail, *kind = statq_sample_kinds[head->kind - 1];
+	size_t tail_length = head->length - head->tail, key;
+	statq_table *tails = &agg->tails[head->kind - 1];
+	statq_table_entry *cached;
+	statq_table_digest digest;
+	uint64_t stack;
+
+	digest = statq_table_digest_of(tail, tail_length);
+	if ((cached = statq_table_find(tails, &digest, sizeof(digest)))) {
+		stack = cached->value;
+	} else {
+		json_object *frames;
+		bool added;
+
+		/* the frames are named by the kind too: {"type":KIND,"location":...} */
+		if (tail_length + 32 > agg->split_capacity) {
+			agg->split_capacity = (tail_length + 32) * 2;
+			agg->split = statq_realloc(agg->split, agg->split_capacity);
+		}
+		key = (size_t) snprintf(agg->split, agg->split_capacity, "{\"type\":\"%s\",", kind);
+		memcpy(agg->split + key, tail, tail_length);
+		key += tail_length;
+		if (!(frames = statq_agg_parse(agg, agg->split, key))) {
+			return false;
+		}
+		stack = statq_agg_frames(agg, frames);
+		json_object_put(frames);
+		*statq_table_get(tails, &digest, sizeof(digest), &added) = stack;
+		agg->bytes += sizeof(digest) + 1 + sizeof(statq_table_entry) * 2 + 16;
+	}
+	statq_agg_add(agg, stack, head->time, path, fallback);
+	return true;
+}
+
+/* One JSON line of an entry. false: malformed. */
+static bool statq_agg_line(statq_agg *agg, const char *line, size_t length, double fallback)
+{
+	json_object *object, *type, *request, *value;
+	const char *path = NULL;
+	double time = 0;
+
+	if (!(object = statq_agg_parse(agg, line, length)) || !json_object_object_get_ex(object, "type", &type)
+			|| !json_object_is_type(type, json_type_string)) {
+		json_object_put(object);
+		return false;
+	}
+	if (!statq_sample_kind(json_object_get_string(type))) {
+		/* a line type a newer ship forwards: not a sample, not an error */
+		json_object_put(object);
+		return true;
+	}
+	if (json_object_object_get_ex(object, "time", &value)) {
+		time = json_object_get_double(value);
+	}
+	if (json_object_object_get_ex(object, "request", &request) && json_object_object_get_ex(request, "path", &value)
+			&& json_object_is_type(value, json_type_string)) {
+		path = json_object_get_string(value);
+	}
+	statq_agg_add(agg, statq_agg_frames(agg, object), time, path, fallback);
+	json_object_put(object);
+	return true;
+}
+
+static void statq_agg_malformed(statq_agg *agg, const char *id, const char *why)
+{
+	agg->malformed_entries++;
+	statq_error("aggregate: skipped entry %s of %s: %s (acknowledged; it will not be read again)", id, agg->options->stream, why);
+}
+
+/* One stream entry ([id, [field, value, ...]]), read ahead into slot: counted, and its id kept for XACK. */
+void statq_agg_entry(statq_agg *agg, const redisReply *item, const statq_heads_entry *slot)
+{
+	const redisReply *id, *fields, *version, *type, *encoding, *data, *value;
+	size_t i;
+	double fallback = 0;
+	uint64_t before, bad = 0;
+
+	if (item->type != REDIS_REPLY_ARRAY || item->elements < 2 || item->element[0]->type != REDIS_REPLY_STRING) {
+		return;
+	}
+	id = item->element[0];
+	fields = item->element[1];
+	if (agg->ids_count == agg->ids_capacity) {
+		agg->ids_capacity = agg->ids_capacity ? agg->ids_capacity * 2 : 256;
+		agg->ids = statq_realloc(agg->ids, agg->ids_capacity * sizeof(char *));
+	}
+	agg->ids[agg->ids_count++] = statq_strdup(id->str);
+	agg->entries++;
+	if (fields->type == REDIS_REPLY_NIL) {
+		/* pending, then trimmed away by MAXLEN before we could read it */
+		agg->trimmed++;
+		return;
+	}
+	if (fields->type != REDIS_REPLY_ARRAY) {
+		statq_agg_malformed(agg, id->str, "not a list of fields");
+		return;
+	}
+	version = statq_heads_field(fields, "v");
+	type = statq_heads_field(fields, "type");
+	if (!version || strcmp(version->str, "1") != 0 || !type) {
+		statq_agg_malformed(agg, id->str, version ? "an entry format other than v=1 (a newer statq ship?)" : "no field v: not an entry of statq ship");
+		return;
+	}
+	if (strcmp(type->str, "dropped") == 0) {
+		int64_t n = 0;
+
+		if ((value = statq_heads_field(fields, "n")) && statq_parse_int(value->str, &n) && n > 0) {
+			agg->dropped += (uint64_t) n;
+		}
+		return;
+	}
+	if (strcmp(type->str, "samples") != 0) {
+		agg->other++;
+		return;
+	}
+	encoding = statq_heads_field(fields, "encoding");
+	data = statq_heads_field(fields, "samples");
+	if (!encoding || !data) {
+		statq_agg_malformed(agg, id->str, "no field encoding or samples");
+		return;
+	}
+	if ((value = statq_heads_field(fields, "first"))) {
+		statq_parse_double(value->str, &fallback);
+	}
+	if (fallback <= 0) {
+		fallback = (double) strtoull(id->str, NULL, 10) / 1000.0;  /* the entry's id: when Redis added it */
+	}
+	if ((value = statq_heads_field(fields, "lost"))) {
+		int64_t lost = 0;
+
+		if (statq_parse_int(value->str, &lost) && lost > 0) {
+			agg->lost += (uint64_t) lost;
+		}
+	}
+	if (slot->state == STATQ_HEADS_BAD_GZIP) {
+		statq_agg_malformed(agg, id->str, "its samples are not whole gzip data");
+		return;
+	}
+	if (slot->state != STATQ_HEADS_READY) {
+		statq_agg_malformed(agg, id->str, "an unknown encoding");
+		return;
+	}
+	before = agg->samples;
+	for (i = 0; i < slot->count; i++) {
+		const statq_head *head = &slot->lines[i];
+		const char *line = slot->text + head->offset;
+
+		if (head->kind > 0
+				&& statq_agg_line_tail(agg, line, head, head->path == SIZE_MAX ? NULL : slot->paths + head->path, fallback)) {
+			continue;
+		}
+		if (!statq_agg_line(agg, line, head->length, fallback)) {
+			bad++;
+		}
+	}
+	if (bad) {
+		agg->malformed_lines += bad;
+		if (agg->samples == before) {
+			statq_agg_malformed(agg, id->str, "none of its lines is a stat sample");
+		} else {
+			statq_error("aggregate: entry %s of %s: skipped %llu malformed line%s", id->str, agg->options->stream,
+				(unsigned long long) bad, bad == 1 ? "" : "s");
+		}
+	}
+}

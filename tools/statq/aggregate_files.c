@@ -1,0 +1,449 @@
+/*
+ * aggregate_files.c: what aggregate holds written into the files, exactly
+ * once (statq_agg_flush; the protocol is aggregate.c's opening comment):
+ * each file merged with what it held, its flame graph and NAME.meta, the
+ * journal, the renames, XACK. The test hooks that stop it at each stage are
+ * here. The main thread.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "aggregate_internal.h"
+
+/* A file's stacks as written: by their text, with their counts. */
+typedef struct _statq_agg_sorted {
+	const char *text;
+	uint64_t    count;
+} statq_agg_sorted;
+
+static int statq_agg_compare(const void *a, const void *b)
+{
+	return strcmp(((const statq_agg_sorted *) a)->text, ((const statq_agg_sorted *) b)->text);
+}
+
+/*
+ * Test hooks (the fleet tests' stop points): STATQ_AGGREGATE_CRASH=<stage>
+ * ends the process at once there, as SIGKILL would; STATQ_AGGREGATE_SIGNAL=
+ * <stage> sends it SIGTERM there the first time, as a stop in the middle of
+ * a flush would.
+ */
+static void statq_agg_crash_point(const char *stage)
+{
+	const char *want = getenv("STATQ_AGGREGATE_CRASH");
+
+	if (want && strcmp(want, stage) == 0) {
+		_exit(9);
+	}
+}
+
+static void statq_agg_signal_point(const char *stage)
+{
+	static bool sent = false;
+	const char *want = getenv("STATQ_AGGREGATE_SIGNAL");
+
+	/* (once: a second SIGTERM ends statq at once, by design) */
+	if (want && strcmp(want, stage) == 0 && !sent) {
+		sent = true;
+		kill(getpid(), SIGTERM);
+	}
+}
+
+/*
+ * Read a folded file (plain or gzip) into table; false when it cannot be
+ * read to its end. Read whole whatever signal comes: the file is rewritten
+ * with what this read plus what is held, so a read cut short by SIGTERM
+ * would drop what the file held (it did: a stop after a flush rewrote the
+ * hour's and the day's files with only what was read since).
+ */
+
+/* A folded file's counts into counts, by stack id (interned: a stack held already is not copied again). */
+static bool statq_agg_read(statq_agg *agg, const char *path, statq_counts *counts)
+{
+	char error[1024];
+	statq_input *input = statq_input_file(path, error, sizeof(error));
+	statq_input_result result;
+	char *line;
+	size_t length;
+	bool ok = true;
+
+	if (!input) {
+		statq_error("aggregate: %s", error);
+		return false;
+	}
+	statq_input_whole(input);
+	statq_agg_crash_point("merging");
+	statq_agg_signal_point("merging");
+	while ((result = statq_input_line(input, &line, &length, -1)) == STATQ_INPUT_LINE) {
+		char *space = length ? memrchr(line, ' ', length) : NULL;
+		int64_t count;
+
+		if (!space || space == line) {
+			continue;
+		}
+		line[length] = '\0';
+		if (!statq_parse_int(space + 1, &count) || count <= 0) {
+			continue;
+		}
+		statq_counts_add(counts, statq_agg_stack(agg, line, (size_t) (space - line)), (uint64_t) count);
+	}
+	if (result != STATQ_INPUT_EOF || statq_input_truncated(input)) {
+		statq_error("aggregate: %s: %s", path, result == STATQ_INPUT_ERROR ? statq_input_error(input)
+			: "its gzip data ends inside a member (the file is cut short)");
+		ok = false;
+	}
+	statq_input_close(input);
+	return ok;
+}
+
+/* A folded stack's frames back into a sample, for the flame graph. */
+static void statq_agg_unfold(statq_sample *sample, char *stack)
+{
+	char *frames[4096];
+	size_t count = 0, i;
+	char *p = stack;
+
+	statq_sample_free(sample);
+	while (p && count < 4096) {
+		char *end = strchr(p, ';');
+
+		if (end) {
+			*end = '\0';
+		}
+		frames[count++] = p;
+		p = end ? end + 1 : NULL;
+	}
+	sample->capacity = count ? count : 1;
+	sample->frames = statq_alloc(sample->capacity * sizeof(statq_frame));
+	for (i = 0; i < count; i++) {
+		const char *name = frames[count - 1 - i];
+		statq_frame *frame = &sample->frames[i];
+		size_t length = strlen(name), o = 0, k;
+
+		memset(frame, 0, sizeof(*frame));
+		frame->name = statq_alloc(length + 1);
+		for (k = 0; k < length; k++) {
+			if (name[k] == '%' && k + 2 < length) {
+				unsigned value;
+
+				if (sscanf(name + k + 1, "%2x", &value) == 1) {
+					frame->name[o++] = (char) value;
+					k += 2;
+					continue;
+				}
+			}
+			frame->name[o++] = name[k];
+		}
+		frame->name[o] = '\0';
+		/* kinds for the colours: what the name tells */
+		if (frame->name[0] == '<') {
+			frame->kind = STATQ_FRAME_FILE;
+		} else if (strcmp(frame->name, "(idle)") == 0 || strcmp(frame->name, "[truncated]") == 0) {
+			frame->kind = STATQ_FRAME_OTHER;
+		} else {
+			frame->kind = STATQ_FRAME_USER;
+		}
+	}
+	sample->depth = count;
+}
+
+
+
+
+typedef struct _statq_agg_rename {
+	char from[4096];
+	char to[4096];
+	char remove[4096];  /* an older form of the file (.folded when writing .folded.gz), or "" */
+} statq_agg_rename;
+
+/* The merged folded file and its flame graph, as temporary files; their renames added to renames. */
+/* One rename of the journal: from a temporary file to its place, removing an older form of it ("": none). */
+static void statq_agg_renamed(statq_agg_rename *entry, const char *from, const char *to, const char *older)
+{
+	snprintf(entry->from, sizeof(entry->from), "%s", from);
+	snprintf(entry->to, sizeof(entry->to), "%s", to);
+	snprintf(entry->remove, sizeof(entry->remove), "%s", older);
+}
+
+
+static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg_rename **renames, size_t *count, size_t *capacity)
+{
+	char dir[4096], name[512], plain[4096], gzname[4096], html[4096], metaname[4096], temp[4096], title[700];
+	statq_agg_meta meta;
+	const char *slash = strchr(file->key, '/');
+	statq_counts merged;
+	statq_agg_sorted *sorted;
+	statq_profile *profile;
+	statq_sample sample;
+	size_t position = 0, n = 0, i;
+	uint64_t value;
+	uint32_t id;
+	bool closed = file->end + STATQ_AGG_CLOSED <= time(NULL), ok = true;
+	gzFile gz = NULL;
+	FILE *out;
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%.3000s/%.*s", agg->dir, (int) (slash - file->key), file->key);
+	snprintf(name, sizeof(name), "%s", slash + 1);
+	snprintf(plain, sizeof(plain), "%.3000s/%.900s.folded", dir, name);
+	snprintf(gzname, sizeof(gzname), "%.3000s/%.900s.folded.gz", dir, name);
+	snprintf(html, sizeof(html), "%.3000s/%.900s.html", dir, name);
+	snprintf(metaname, sizeof(metaname), "%.3000s/%.900s.meta", dir, name);
+
+	/* what the file holds already: the .gz when there is one (both: the same, from a crash in between) */
+	statq_counts_init(&merged);
+	if (stat(gzname, &st) == 0) {
+		ok = statq_agg_read(agg, gzname, &merged);
+		closed = true;
+	} else if (stat(plain, &st) == 0) {
+		ok = statq_agg_read(agg, plain, &merged);
+	}
+	if (!ok) {
+		statq_counts_free(&merged);
+		return false;
+	}
+	while (statq_counts_next(&file->stacks, &position, &id, &value)) {
+		statq_counts_add(&merged, id, value);
+	}
+	sorted = statq_alloc((merged.used ? merged.used : 1) * sizeof(*sorted));
+	position = 0;
+	while (statq_counts_next(&merged, &position, &id, &value)) {
+		sorted[n].text = agg->stack_texts[id];
+		sorted[n++].count = value;
+	}
+	statq_counts_free(&merged);
+	qsort(sorted, n, sizeof(*sorted), statq_agg_compare);
+
+	/* the folded stacks */
+	if (!(out = statq_agg_create(dir, name, temp, sizeof(temp), closed ? &gz : NULL))) {
+		free(sorted);
+		return false;
+	}
+	for (i = 0; i < n; i++) {
+		char number[32];
+		int length = snprintf(number, sizeof(number), " %llu\n", (unsigned long long) sorted[i].count);
+		size_t text_length = strlen(sorted[i].text);
+
+		if (gz) {
+			gzwrite(gz, sorted[i].text, (unsigned) text_length);
+			gzwrite(gz, number, (unsigned) length);
+		} else {
+			fwrite(sorted[i].text, 1, text_length, out);
+			fwrite(number, 1, (size_t) length, out);
+		}
+	}
+	if (!statq_agg_finish(out, gz, temp, false)) {
+		free(sorted);
+		return false;
+	}
+	if (*count + 3 > *capacity) {
+		*capacity = *capacity * 2 + 16;
+		*renames = statq_realloc(*renames, *capacity * sizeof(**renames));
+	}
+	statq_agg_renamed(&(*renames)[(*count)++], temp, closed ? gzname : plain, closed ? plain : "");
+
+	/* its flame graph */
+	profile = statq_profile_new(false);
+	statq_sample_init(&sample);
+	for (i = 0; i < n; i++) {
+		char *stack = statq_strdup(sorted[i].text);
+
+		statq_agg_unfold(&sample, stack);
+		statq_profile_add_count(profile, &sample, NULL, sorted[i].count);
+		free(stack);
+	}
+	statq_sample_free(&sample);
+	snprintf(title, sizeof(title), "%s (UTC)", file->key);
+	if ((out = statq_agg_create(dir, name, temp, sizeof(temp), NULL))) {
+		statq_flame_profile(out, title, profile, agg->options->stream, 0);
+		if (statq_agg_finish(out, NULL, temp, false)) {
+			statq_agg_renamed(&(*renames)[(*count)++], temp, html, "");
+		} else {
+			ok = false;
+		}
+	} else {
+		ok = false;
+	}
+	statq_profile_free(profile);
+
+	/* its figures for the index: its samples (all it holds), the first and last of them */
+	meta = statq_agg_meta_read(metaname);
+	for (meta.samples = 0, i = 0; i < n; i++) {
+		meta.samples += sorted[i].count;
+	}
+	meta.first = meta.first == 0 || (file->first > 0 && file->first < meta.first) ? file->first : meta.first;
+	meta.last = file->last > meta.last ? file->last : meta.last;
+	if (ok && (out = statq_agg_create(dir, name, temp, sizeof(temp), NULL))) {
+		fprintf(out, "samples %llu first %.6f last %.6f\n", (unsigned long long) meta.samples, meta.first, meta.last);
+		if (statq_agg_finish(out, NULL, temp, false)) {
+			statq_agg_renamed(&(*renames)[(*count)++], temp, metaname, "");
+		} else {
+			ok = false;
+		}
+	}
+	free(sorted);
+	agg->files_written++;
+	return ok;
+}
+
+/* XACK the n ids (argv holds XACK, the stream and the group), then free them. */
+static void statq_agg_ack(statq_redis *redis, const char **argv, char **ids, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		argv[3 + i] = ids[i];
+	}
+	freeReplyObject(statq_redis_commandv(redis, 3 + n, argv));
+	for (i = 0; i < n; i++) {
+		free(ids[i]);
+	}
+}
+
+/* Do what a committed journal says: renames (whose source is still there) and removals. */
+void statq_agg_apply(const char *journal_path, statq_redis *redis, const char *stream, const char *group, bool ack)
+{
+	FILE *journal = fopen(journal_path, "r");
+	char line[9000];
+	const char *argv[3 + 512];
+	char *ids[512];
+	int n = 0;
+
+	if (!journal) {
+		return;
+	}
+	argv[0] = "XACK";
+	argv[1] = stream;
+	argv[2] = group;
+	while (fgets(line, sizeof(line), journal)) {
+		char *tab;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "rename\t", 7) == 0 && (tab = strchr(line + 7, '\t'))) {
+			*tab = '\0';
+			if (access(line + 7, F_OK) == 0 && rename(line + 7, tab + 1) != 0) {
+				statq_error("aggregate: cannot rename %s to %s: %s", line + 7, tab + 1, strerror(errno));
+			}
+		} else if (strncmp(line, "remove\t", 7) == 0) {
+			unlink(line + 7);
+		} else if (strncmp(line, "ack\t", 4) == 0 && ack) {
+			ids[n++] = statq_strdup(line + 4);
+			if (n == 512) {
+				statq_agg_ack(redis, argv, ids, n);
+				n = 0;
+			}
+		}
+	}
+	fclose(journal);
+	if (n) {
+		statq_agg_ack(redis, argv, ids, n);
+	}
+}
+
+
+
+/* Write what is in memory, then acknowledge the entries it came from. */
+bool statq_agg_flush(statq_agg *agg)
+{
+	statq_agg_rename *renames = NULL;
+	size_t count = 0, capacity = 0, i;
+	char journal[4096], temp[4096];
+	FILE *out;
+	bool ok = true;
+
+	agg->last_flush = statq_now();
+	if (agg->ids_count == 0) {
+		/* nothing read: still close periods and apply retention, once a minute */
+		if (agg->last_flush - agg->last_housekeeping >= 60) {
+			agg->last_housekeeping = agg->last_flush;
+			statq_agg_housekeeping(agg);
+			statq_agg_index(agg);
+		}
+		return true;
+	}
+	for (i = 0; i < agg->files_count && ok; i++) {
+		ok = statq_agg_write_file(agg, &agg->files[i], &renames, &count, &capacity);
+	}
+	snprintf(journal, sizeof(journal), "%s/.journal", agg->dir);
+	/* every temporary file on disk (one syncfs for the file system, not an fsync per file) */
+	if (ok && !statq_agg_sync(agg->dir, true)) {
+		statq_error("aggregate: cannot sync the file system of %s: %s", agg->dir, strerror(errno));
+		ok = false;
+	}
+	if (ok && (out = statq_agg_create(agg->dir, "journal", temp, sizeof(temp), NULL))) {
+		for (i = 0; i < count; i++) {
+			fprintf(out, "rename\t%s\t%s\n", renames[i].from, renames[i].to);
+			if (renames[i].remove[0]) {
+				fprintf(out, "remove\t%s\n", renames[i].remove);
+			}
+		}
+		for (i = 0; i < agg->ids_count; i++) {
+			fprintf(out, "ack\t%s\n", agg->ids[i]);
+		}
+		ok = statq_agg_finish(out, NULL, temp, true);
+		if (ok && (rename(temp, journal) != 0 || !statq_agg_sync(agg->dir, false))) {
+			statq_error("aggregate: cannot commit the journal %s: %s", journal, strerror(errno));
+			ok = false;
+		}
+	} else {
+		ok = false;
+	}
+	if (!ok) {
+		/* nothing was acknowledged: the entries stay pending and are read again */
+		for (i = 0; i < count; i++) {
+			unlink(renames[i].from);
+		}
+		free(renames);
+		statq_error("aggregate: could not write to %s; the entries stay pending in %s and will be read again",
+			agg->dir, agg->options->stream);
+		agg->failed = true;
+		return false;
+	}
+	statq_agg_crash_point("committed");
+	statq_agg_apply(journal, &agg->redis, agg->options->stream, agg->options->consumer_group, false);
+	/* the renames on disk before the entries are acknowledged */
+	statq_agg_sync(agg->dir, true);
+	free(renames);
+	statq_agg_crash_point("renamed");
+	if (agg->redis.context) {
+		statq_agg_apply(journal, &agg->redis, agg->options->stream, agg->options->consumer_group, true);
+	}
+	if (agg->redis.context) {
+		unlink(journal);
+	}
+	/* otherwise the journal stays: the next start acknowledges what it names */
+
+	for (i = 0; i < agg->files_count; i++) {
+		statq_counts_free(&agg->files[i].stacks);
+		free(agg->files[i].key);
+	}
+	agg->files_count = 0;
+	statq_table_clear(&agg->file_index);
+	statq_table_clear(&agg->stack_ids);
+	statq_table_clear(&agg->quads);
+	for (i = 0; i < 3; i++) {
+		statq_table_clear(&agg->tails[i]);
+	}
+	agg->stack_count = 0;
+	agg->quad_count = 0;
+	agg->bytes = 0;
+	for (i = 0; i < agg->ids_count; i++) {
+		free(agg->ids[i]);
+	}
+	agg->ids_count = 0;
+	agg->failed = false;
+	agg->last_housekeeping = statq_now();
+	statq_agg_housekeeping(agg);
+	statq_agg_index(agg);
+	return true;
+}

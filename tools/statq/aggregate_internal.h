@@ -1,0 +1,131 @@
+/*
+ * aggregate_internal.h: what the files of `statq aggregate` share (see
+ * aggregate.c's opening comment for the design): the aggregator's state,
+ * its limits, and the functions one file calls in another. The files, each
+ * above the ones it calls:
+ *
+ *   aggregate.c        the command: options, Redis (connect, read the group,
+ *                      claim, acknowledge through the journal), the loop
+ *   aggregate_files.c  writing what is held, exactly once: merge, journal,
+ *                      renames, XACK (statq_agg_flush)
+ *   aggregate_index.c  closing periods (gzip), retention, index.html
+ *   aggregate_count.c  a sample into the counts of its files (parsing,
+ *                      interning stacks)
+ *   aggregate_disk.c   one file written whole to a temporary name, synced;
+ *                      NAME.meta read
+ *
+ * Threads: all of it runs on the main thread; heads.h's workers read the
+ * entries ahead and touch none of this.
+ */
+#ifndef STATQ_AGGREGATE_INTERNAL_H
+#define STATQ_AGGREGATE_INTERNAL_H
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "collect.h"
+#include "counts.h"
+#include "heads.h"
+#include "input.h"
+#include "losses.h"
+#include "redis.h"
+#include "table.h"
+
+#define STATQ_AGG_COUNT     100                  /* the most entries per XREADGROUP */
+#define STATQ_AGG_READ_BYTES (8u << 20)          /* about the bytes of entries per XREADGROUP (statq_agg_entries) */
+#define STATQ_AGG_MEMORY    (96u << 20)          /* bytes held (stack texts, counts, tails) before writing */
+#define STATQ_AGG_CLOSED    3600                 /* seconds after its end a period is closed */
+#define STATQ_AGG_TIMEOUT   10.0                 /* seconds for any Redis call */
+#define STATQ_AGG_WORKERS   2                    /* threads reading entries ahead (heads.h) */
+#define STATQ_AGG_LOSSES_SHOWN 20                /* lines of losses.log on index.html */
+
+/* one output file's counts: the file's key is "hourly/2026-11-25_13.all" */
+typedef struct _statq_agg_file {
+	char       *key;
+	time_t      start, end;   /* the period */
+	statq_counts stacks;      /* stack id -> samples */
+	double      first, last;  /* the least and greatest "time" of the samples held */
+} statq_agg_file;
+
+/* A file's figures for the index, in NAME.meta beside it: "samples N first T last T" (T: Unix seconds). */
+typedef struct _statq_agg_meta {
+	uint64_t samples;
+	double   first, last;
+} statq_agg_meta;
+
+typedef struct _statq_agg {
+	const statq_options *options;
+	const char  *dir;
+	char         consumer[256];
+	statq_redis  redis;
+	double       backoff;
+
+	statq_table  file_index;  /* file key -> index in files */
+	statq_table  stack_ids;   /* folded stack -> id + 1 (each stack's text is kept once) */
+	const char **stack_texts; /* id -> the text (stack_ids' copy) */
+	size_t       stack_count, stacks_capacity;
+	statq_table  quads;       /* {hour, entry point} -> index in quad_files */
+	statq_table  tails[3];    /* by kind (heads.h): a line's tail's digest -> stack id (see statq_agg_line_tail) */
+	char        *split;
+	size_t       split_capacity;
+	uint32_t    (*quad_files)[4]; /* the four files a sample of that hour and entry point counts in */
+	size_t       quad_count, quad_capacity;
+	statq_agg_file *files;
+	size_t       files_count, files_capacity;
+	size_t       bytes;       /* stack bytes held */
+
+	int          read_count;  /* entries per read: STATQ_AGG_READ_BYTES over the last read's bytes per entry */
+	char       **ids;         /* entries read, to acknowledge once written */
+	size_t       ids_count, ids_capacity;
+
+	statq_sample sample;
+	json_tokener *tokener;
+	statq_heads *heads;
+	char        *stack;       /* one sample's folded stack */
+	size_t       stack_capacity;
+	double       last_flush;
+	double       last_claim;
+	double       last_housekeeping;
+
+	statq_losses losses;      /* entries trimmed before they were read, a group made again (losses.h) */
+
+	/* totals, for the last word */
+	uint64_t     entries, samples, idle, malformed_entries, malformed_lines, dropped, lost, trimmed, other;
+	uint64_t     files_written;
+	bool         failed;
+	bool         said_missing;  /* said that the stream is not there yet */
+	bool         said_down;     /* said that Redis is away (a stall, a lost connection), not yet that it is back */
+} statq_agg;
+
+/* aggregate_count.c */
+uint32_t statq_agg_stack(statq_agg *agg, const char *stack, size_t length);
+/* One stream entry ([id, [field, value, ...]]), read ahead into slot: counted, and its id kept for XACK. */
+void statq_agg_entry(statq_agg *agg, const redisReply *item, const statq_heads_entry *slot);
+
+/* aggregate_disk.c */
+bool statq_agg_sync(const char *path, bool whole);
+FILE *statq_agg_create(const char *dir, const char *name, char *temp, size_t temp_size, gzFile *gz);
+bool statq_agg_finish(FILE *file, gzFile gz, const char *temp, bool sync);
+statq_agg_meta statq_agg_meta_read(const char *path);
+
+/* aggregate_files.c */
+bool statq_agg_flush(statq_agg *agg);
+void statq_agg_apply(const char *journal_path, statq_redis *redis, const char *stream, const char *group, bool ack);
+
+/* aggregate_index.c */
+void statq_agg_housekeeping(statq_agg *agg);
+void statq_agg_index(statq_agg *agg);
+
+#endif
