@@ -548,6 +548,7 @@ int statq_aggregate_main(int argc, char **argv)
 	statq_sample_init(&agg.sample);
 	statq_table_init(&agg.file_index);
 	statq_table_init(&agg.stack_ids);
+	statq_table_init(&agg.name_ids);
 	statq_table_init(&agg.quads);
 	for (i = 0; i < 3; i++) {
 		statq_table_init(&agg.tails[i]);
@@ -655,13 +656,16 @@ done:
 	free(agg.stack);
 	statq_table_free(&agg.file_index);
 	statq_table_free(&agg.stack_ids);
+	statq_table_free(&agg.name_ids);
+	free(agg.names);
+	free(agg.frame_ids);
 	statq_table_free(&agg.quads);
 	for (i = 0; i < 3; i++) {
 		statq_table_free(&agg.tails[i]);
 	}
 	statq_heads_stop(agg.heads);
 	free(agg.split);
-	free(agg.stack_texts);
+	free(agg.stacks);
 	free(agg.quad_files);
 	close(lock);
 	statq_options_free(&options);

@@ -91,22 +91,93 @@ static void statq_agg_count(statq_agg *agg, statq_agg_file *file, uint32_t stack
 	agg->bytes += statq_counts_bytes(&file->stacks) - before;
 }
 
-/* The id of a stack's text, interned. */
-uint32_t statq_agg_stack(statq_agg *agg, const char *stack, size_t length)
+/* The id of a frame's folded name, interned. */
+static uint32_t statq_agg_name_id(statq_agg *agg, const char *name, size_t length)
 {
 	bool added;
-	uint64_t *value = statq_table_get(&agg->stack_ids, stack, length, &added);
+	uint64_t *value = statq_table_get(&agg->name_ids, name, length, &added);
 
 	if (added) {
-		if (agg->stack_count == agg->stacks_capacity) {
-			agg->stacks_capacity = agg->stacks_capacity ? agg->stacks_capacity * 2 : 1024;
-			agg->stack_texts = statq_realloc(agg->stack_texts, agg->stacks_capacity * sizeof(char *));
+		if (agg->name_count == agg->names_capacity) {
+			agg->names_capacity = agg->names_capacity ? agg->names_capacity * 2 : 256;
+			agg->names = statq_realloc(agg->names, agg->names_capacity * sizeof(*agg->names));
 		}
-		agg->stack_texts[agg->stack_count] = statq_table_find(&agg->stack_ids, stack, length)->key;
-		*value = ++agg->stack_count;
+		agg->names[agg->name_count] = statq_table_find(&agg->name_ids, name, length)->key;
+		*value = ++agg->name_count;
 		agg->bytes += length + 1 + sizeof(statq_table_entry) * 2 + 16;
 	}
 	return (uint32_t) (*value - 1);
+}
+
+uint32_t statq_agg_stack(statq_agg *agg, const char *stack, size_t length)
+{
+	const char *end = stack + length;
+	size_t depth = 0, key;
+	uint64_t *value;
+	bool added;
+
+	for (;;) {
+		const char *semicolon = memchr(stack, ';', (size_t) (end - stack));
+		const char *stop = semicolon ? semicolon : end;
+
+		if (depth == agg->frame_ids_capacity) {
+			agg->frame_ids_capacity = agg->frame_ids_capacity ? agg->frame_ids_capacity * 2 : 64;
+			agg->frame_ids = statq_realloc(agg->frame_ids, agg->frame_ids_capacity * sizeof(uint32_t));
+		}
+		agg->frame_ids[depth++] = statq_agg_name_id(agg, stack, (size_t) (stop - stack));
+		if (!semicolon) {
+			break;
+		}
+		stack = semicolon + 1;
+	}
+	key = depth * sizeof(uint32_t);
+	value = statq_table_get(&agg->stack_ids, agg->frame_ids, key, &added);
+	if (added) {
+		if (agg->stack_count == agg->stacks_capacity) {
+			agg->stacks_capacity = agg->stacks_capacity ? agg->stacks_capacity * 2 : 1024;
+			agg->stacks = statq_realloc(agg->stacks, agg->stacks_capacity * sizeof(*agg->stacks));
+		}
+		agg->stacks[agg->stack_count].names = (const uint32_t *) (const void *) statq_table_find(&agg->stack_ids, agg->frame_ids, key)->key;
+		agg->stacks[agg->stack_count].depth = (uint32_t) depth;
+		*value = ++agg->stack_count;
+		agg->bytes += key + 1 + sizeof(statq_table_entry) * 2 + sizeof(*agg->stacks) + 16;
+	}
+	return (uint32_t) (*value - 1);
+}
+
+size_t statq_agg_stack_text(statq_agg *agg, uint32_t stack)
+{
+	const statq_agg_stack_frames *frames = &agg->stacks[stack];
+	size_t at = 0, i;
+
+	for (i = 0; i < frames->depth; i++) {
+		const char *name = agg->names[frames->names[i]];
+		size_t length = strlen(name);
+
+		if (at + length + 2 > agg->stack_capacity) {
+			agg->stack_capacity = (at + length + 2) * 2;
+			agg->stack = statq_realloc(agg->stack, agg->stack_capacity);
+		}
+		if (i) {
+			agg->stack[at++] = ';';
+		}
+		memcpy(agg->stack + at, name, length);
+		at += length;
+	}
+	if (at + 1 > agg->stack_capacity) {
+		agg->stack_capacity = at + 1;
+		agg->stack = statq_realloc(agg->stack, agg->stack_capacity);
+	}
+	agg->stack[at] = '\0';
+	return at;
+}
+
+void statq_agg_stacks_clear(statq_agg *agg)
+{
+	statq_table_clear(&agg->stack_ids);
+	statq_table_clear(&agg->name_ids);
+	agg->stack_count = 0;
+	agg->name_count = 0;
 }
 
 /* The four files a sample taken at `when` in the script `path` counts in. */

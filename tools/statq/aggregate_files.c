@@ -23,13 +23,66 @@
 
 /* A file's stacks as written: by their text, with their counts. */
 typedef struct _statq_agg_sorted {
-	const char *text;
-	uint64_t    count;
+	uint32_t stack;
+	uint64_t count;
 } statq_agg_sorted;
 
+/* The aggregator whose stacks qsort compares (the main thread alone sorts). */
+static const statq_agg *statq_agg_sorting;
+
+/* A walk over a stack's folded text, a character at a time, without making it. */
+typedef struct _statq_agg_cursor {
+	const statq_agg_stack_frames *frames;
+	uint32_t    frame;  /* the frame whose name is being walked */
+	const char *at;     /* in that name; NULL: the ';' before it comes first */
+} statq_agg_cursor;
+
+static int statq_agg_next_char(const statq_agg *agg, statq_agg_cursor *cursor)
+{
+	if (!cursor->at) {
+		if (cursor->frame >= cursor->frames->depth) {
+			return 0;
+		}
+		cursor->at = agg->names[cursor->frames->names[cursor->frame]];
+		return ';';
+	}
+	if (*cursor->at) {
+		return (unsigned char) *cursor->at++;
+	}
+	cursor->frame++;
+	cursor->at = NULL;
+	return statq_agg_next_char(agg, cursor);
+}
+
+/* As strcmp would order the stacks' folded texts, frames equal by id skipped whole. */
 static int statq_agg_compare(const void *a, const void *b)
 {
-	return strcmp(((const statq_agg_sorted *) a)->text, ((const statq_agg_sorted *) b)->text);
+	const statq_agg *agg = statq_agg_sorting;
+	const statq_agg_stack_frames *x = &agg->stacks[((const statq_agg_sorted *) a)->stack];
+	const statq_agg_stack_frames *y = &agg->stacks[((const statq_agg_sorted *) b)->stack];
+	statq_agg_cursor p = {x, 0, NULL}, q = {y, 0, NULL};
+	uint32_t same = 0;
+
+	while (same < x->depth && same < y->depth && x->names[same] == y->names[same]) {
+		same++;
+	}
+	if (same == 0) {
+		/* no ';' before the first name */
+		p.at = agg->names[x->names[0]];
+		q.at = agg->names[y->names[0]];
+	} else {
+		p.frame = q.frame = same;
+	}
+	for (;;) {
+		int c = statq_agg_next_char(agg, &p), d = statq_agg_next_char(agg, &q);
+
+		if (c != d) {
+			return c < d ? -1 : 1;
+		}
+		if (c == 0) {
+			return 0;
+		}
+	}
 }
 
 /*
@@ -218,10 +271,11 @@ static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg
 	sorted = statq_alloc((merged.used ? merged.used : 1) * sizeof(*sorted));
 	position = 0;
 	while (statq_counts_next(&merged, &position, &id, &value)) {
-		sorted[n].text = agg->stack_texts[id];
+		sorted[n].stack = id;
 		sorted[n++].count = value;
 	}
 	statq_counts_free(&merged);
+	statq_agg_sorting = agg;
 	qsort(sorted, n, sizeof(*sorted), statq_agg_compare);
 
 	/* the folded stacks */
@@ -232,13 +286,13 @@ static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg
 	for (i = 0; i < n; i++) {
 		char number[32];
 		int length = snprintf(number, sizeof(number), " %llu\n", (unsigned long long) sorted[i].count);
-		size_t text_length = strlen(sorted[i].text);
+		size_t text_length = statq_agg_stack_text(agg, sorted[i].stack);
 
 		if (gz) {
-			gzwrite(gz, sorted[i].text, (unsigned) text_length);
+			gzwrite(gz, agg->stack, (unsigned) text_length);
 			gzwrite(gz, number, (unsigned) length);
 		} else {
-			fwrite(sorted[i].text, 1, text_length, out);
+			fwrite(agg->stack, 1, text_length, out);
 			fwrite(number, 1, (size_t) length, out);
 		}
 	}
@@ -256,11 +310,9 @@ static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg
 	profile = statq_profile_new(false);
 	statq_sample_init(&sample);
 	for (i = 0; i < n; i++) {
-		char *stack = statq_strdup(sorted[i].text);
-
-		statq_agg_unfold(&sample, stack);
+		statq_agg_stack_text(agg, sorted[i].stack);
+		statq_agg_unfold(&sample, agg->stack);
 		statq_profile_add_count(profile, &sample, NULL, sorted[i].count);
-		free(stack);
 	}
 	statq_sample_free(&sample);
 	snprintf(title, sizeof(title), "%s (UTC)", file->key);
@@ -429,12 +481,11 @@ bool statq_agg_flush(statq_agg *agg)
 	}
 	agg->files_count = 0;
 	statq_table_clear(&agg->file_index);
-	statq_table_clear(&agg->stack_ids);
+	statq_agg_stacks_clear(agg);
 	statq_table_clear(&agg->quads);
 	for (i = 0; i < 3; i++) {
 		statq_table_clear(&agg->tails[i]);
 	}
-	agg->stack_count = 0;
 	agg->quad_count = 0;
 	agg->bytes = 0;
 	for (i = 0; i < agg->ids_count; i++) {

@@ -65,6 +65,12 @@ typedef struct _statq_agg_meta {
 	double   first, last;
 } statq_agg_meta;
 
+/* an interned stack: the ids of its frames' names, outermost first */
+typedef struct _statq_agg_stack_frames {
+	const uint32_t *names;
+	uint32_t        depth;
+} statq_agg_stack_frames;
+
 typedef struct _statq_agg {
 	const statq_options *options;
 	const char  *dir;
@@ -73,9 +79,20 @@ typedef struct _statq_agg {
 	double       backoff;
 
 	statq_table  file_index;  /* file key -> index in files */
-	statq_table  stack_ids;   /* folded stack -> id + 1 (each stack's text is kept once) */
-	const char **stack_texts; /* id -> the text (stack_ids' copy) */
+	/*
+	 * Stacks, interned (aggregate_count.c): each frame's name (as folded:
+	 * escaped) once, an id; each stack once, as the ids of its frames,
+	 * outermost first (a day of a fleet: 45,000 stacks of 35 frames in
+	 * some 6 MB, not 70 as text). Both emptied at each flush.
+	 */
+	statq_table  name_ids;    /* a frame's folded name -> id + 1 */
+	const char **names;       /* id -> the name (name_ids' copy) */
+	size_t       name_count, names_capacity;
+	statq_table  stack_ids;   /* a stack's name ids (uint32_t each) -> id + 1 */
+	statq_agg_stack_frames *stacks; /* id -> its frames (stack_ids' copy) */
 	size_t       stack_count, stacks_capacity;
+	uint32_t    *frame_ids;   /* one stack's name ids, being made */
+	size_t       frame_ids_capacity;
 	statq_table  quads;       /* {hour, entry point} -> index in quad_files */
 	statq_table  tails[3];    /* by kind (heads.h): a line's tail's digest -> stack id (see statq_agg_line_tail) */
 	char        *split;
@@ -110,7 +127,12 @@ typedef struct _statq_agg {
 } statq_agg;
 
 /* aggregate_count.c */
+/* The id of a folded stack (names joined by ';'), interned. */
 uint32_t statq_agg_stack(statq_agg *agg, const char *stack, size_t length);
+/* A stack's folded text (names joined by ';') into agg->stack; its length. */
+size_t statq_agg_stack_text(statq_agg *agg, uint32_t stack);
+/* Forget every stack and name (after a flush). */
+void statq_agg_stacks_clear(statq_agg *agg);
 /* One stream entry ([id, [field, value, ...]]), read ahead into slot: counted, and its id kept for XACK. */
 void statq_agg_entry(statq_agg *agg, const redisReply *item, const statq_heads_entry *slot);
 
