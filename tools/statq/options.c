@@ -238,13 +238,9 @@ static bool statq_options_count(const char *name, const char *text, int64_t *val
 	return true;
 }
 
-int statq_options_parse(const statq_command *command, int argc, char **argv, statq_options *options, int *rest)
+/* Every option's default. */
+static void statq_options_defaults(statq_options *options)
 {
-	struct option longs[STATQ_OPTIONS + 1];
-	char shorts[2 * STATQ_OPTIONS + 4];
-	size_t i, n = 0, s = 0;
-	int c;
-
 	memset(options, 0, sizeof(*options));
 	options->refresh = 1.0;
 	options->rows = -1;
@@ -256,6 +252,214 @@ int statq_options_parse(const statq_command *command, int argc, char **argv, sta
 	options->retain_days = 90;
 	options->claim_idle = 300;
 	options->flush = 10;
+}
+
+/* An option that is a flag or takes a string as it is: true when c is one (set in options). */
+static bool statq_options_plain(statq_options *options, int c)
+{
+	switch (c) {
+		case 's':
+			options->source = optarg;
+			return true;
+		case 'f':
+			options->file = optarg;
+			return true;
+		case 'o':
+			options->output = optarg;
+			return true;
+		case 'c':
+			options->control = optarg;
+			return true;
+		case OPT_IDLE:
+			options->idle = true;
+			return true;
+		case OPT_ONCE:
+			options->once = true;
+			return true;
+		case OPT_MERGE:
+			options->merge = true;
+			return true;
+		case OPT_TITLE:
+			options->title = optarg;
+			return true;
+		case OPT_BACKLOG:
+			options->backlog = true;
+			return true;
+		case OPT_FOLLOW:
+			options->follow = true;
+			return true;
+		case OPT_JSON:
+			options->json = true;
+			return true;
+		case OPT_REDIS:
+			options->redis = optarg;
+			return true;
+		case OPT_STREAM:
+			options->stream = optarg;
+			return true;
+		case OPT_HOST:
+			options->host = optarg;
+			return true;
+		case OPT_POOL:
+			options->pool = optarg;
+			return true;
+		case OPT_PLAIN:
+			options->plain = true;
+			return true;
+		case OPT_CONSUMER_GROUP:
+			options->consumer_group = optarg;
+			return true;
+		case OPT_CONSUMER:
+			options->consumer = optarg;
+			return true;
+		case OPT_DIR:
+			options->dir = optarg;
+			return true;
+		default:
+			return false;
+	}
+}
+
+/* An option that takes a number: 1 when c is one and its value was set, -1 when the value is wrong (said), 0 when c is not one. */
+static int statq_options_number(statq_options *options, int c)
+{
+	switch (c) {
+		case OPT_SECONDS:
+			if (!statq_options_positive("seconds", optarg, &options->seconds)) {
+				return -1;
+			}
+			return 1;
+		case OPT_SAMPLES:
+			if (!statq_options_count("samples", optarg, &options->samples, 1)) {
+				return -1;
+			}
+			return 1;
+		case OPT_PID:
+			if (!statq_options_count("pid", optarg, &options->pid, 1)) {
+				return -1;
+			}
+			return 1;
+		case OPT_REFRESH:
+			if (!statq_options_positive("refresh", optarg, &options->refresh)) {
+				return -1;
+			}
+			return 1;
+		case OPT_ROWS:
+			if (!statq_options_count("rows", optarg, &options->rows, 0)) {
+				return -1;
+			}
+			return 1;
+		case OPT_RETRY:
+			if (!statq_options_positive("retry", optarg, &options->retry)) {
+				return -1;
+			}
+			return 1;
+		case OPT_MAXLEN:
+			if (!statq_options_count("maxlen", optarg, &options->maxlen, 0)) {
+				return -1;
+			}
+			return 1;
+		case OPT_BATCH:
+			if (!statq_options_count("batch", optarg, &options->batch, 1)) {
+				return -1;
+			}
+			return 1;
+		case OPT_BUFFER:
+			if (!statq_options_count("buffer", optarg, &options->buffer, 1)) {
+				return -1;
+			}
+			return 1;
+		case OPT_RETAIN_HOURS:
+			if (!statq_options_count("retain-hours", optarg, &options->retain_hours, 0)) {
+				return -1;
+			}
+			return 1;
+		case OPT_RETAIN_DAYS:
+			if (!statq_options_count("retain-days", optarg, &options->retain_days, 0)) {
+				return -1;
+			}
+			return 1;
+		case OPT_CLAIM_IDLE:
+			if (!statq_parse_double(optarg, &options->claim_idle) || options->claim_idle < 0) {
+				statq_error("--claim-idle must be a number of seconds, 0 or more, '%s' given", optarg);
+				return -1;
+			}
+			return 1;
+		case OPT_FLUSH:
+			if (!statq_options_positive("flush", optarg, &options->flush)) {
+				return -1;
+			}
+			return 1;
+		default:
+			return 0;
+	}
+}
+
+/* An option that takes a pattern or one of some words: as statq_options_number. */
+static int statq_options_choice(statq_options *options, int c)
+{
+	switch (c) {
+		case OPT_URI:
+			if (options->has_uri) {
+				regfree(&options->uri);
+			}
+			if (!(options->has_uri = statq_options_regex(&options->uri, "uri", optarg))) {
+				return -1;
+			}
+			return 1;
+		case OPT_SCRIPT:
+			if (options->has_script) {
+				regfree(&options->script);
+			}
+			if (!(options->has_script = statq_options_regex(&options->script, "script", optarg))) {
+				return -1;
+			}
+			return 1;
+		case OPT_GROUP:
+			if (strcmp(optarg, "uri") == 0) {
+				options->group = STATQ_GROUP_URI;
+			} else if (strcmp(optarg, "path") == 0) {
+				options->group = STATQ_GROUP_PATH;
+			} else if (strcmp(optarg, "script") == 0) {
+				options->group = STATQ_GROUP_SCRIPT;
+			} else if (strcmp(optarg, "pid") == 0) {
+				options->group = STATQ_GROUP_PID;
+			} else if (strcmp(optarg, "none") == 0) {
+				options->group = STATQ_GROUP_NONE;
+			} else {
+				statq_error("--group must be path, script, uri or pid, '%s' given", optarg);
+				return -1;
+			}
+			return 1;
+		case OPT_SORT:
+			if (strcmp(optarg, "self") == 0 || strcmp(optarg, "total") == 0) {
+				options->by_total = optarg[0] == 't';
+			} else {
+				statq_error("--sort must be self or total, '%s' given", optarg);
+				return -1;
+			}
+			return 1;
+		case OPT_WEIGHTS:
+			if (strcmp(optarg, "time") == 0 || strcmp(optarg, "count") == 0) {
+				options->count_weights = optarg[0] == 'c';
+			} else {
+				statq_error("--weights must be time or count, '%s' given", optarg);
+				return -1;
+			}
+			return 1;
+		default:
+			return 0;
+	}
+}
+
+int statq_options_parse(const statq_command *command, int argc, char **argv, statq_options *options, int *rest)
+{
+	struct option longs[STATQ_OPTIONS + 1];
+	char shorts[2 * STATQ_OPTIONS + 4];
+	size_t i, n = 0, s = 0;
+	int c;
+
+	statq_options_defaults(options);
 
 	shorts[s++] = '+';  /* stop at the first operand: ctl takes NAME VALUE pairs */
 	shorts[s++] = ':';  /* report a missing value as ':' */
@@ -283,187 +487,26 @@ int statq_options_parse(const statq_command *command, int argc, char **argv, sta
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-		switch (c) {
-			case 'h':
-				statq_options_help(command, stdout);
-				return -1;
-			case 's':
-				options->source = optarg;
-				break;
-			case 'f':
-				options->file = optarg;
-				break;
-			case 'o':
-				options->output = optarg;
-				break;
-			case 'c':
-				options->control = optarg;
-				break;
-			case OPT_SECONDS:
-				if (!statq_options_positive("seconds", optarg, &options->seconds)) {
-					return STATQ_USAGE;
-				}
-				break;
-			case OPT_SAMPLES:
-				if (!statq_options_count("samples", optarg, &options->samples, 1)) {
-					return STATQ_USAGE;
-				}
-				break;
-			case OPT_PID:
-				if (!statq_options_count("pid", optarg, &options->pid, 1)) {
-					return STATQ_USAGE;
-				}
-				break;
-			case OPT_URI:
-				if (options->has_uri) {
-					regfree(&options->uri);
-				}
-				if (!(options->has_uri = statq_options_regex(&options->uri, "uri", optarg))) {
-					return STATQ_USAGE;
-				}
-				break;
-			case OPT_SCRIPT:
-				if (options->has_script) {
-					regfree(&options->script);
-				}
-				if (!(options->has_script = statq_options_regex(&options->script, "script", optarg))) {
-					return STATQ_USAGE;
-				}
-				break;
-			case OPT_IDLE:
-				options->idle = true;
-				break;
-			case OPT_GROUP:
-				if (strcmp(optarg, "uri") == 0) {
-					options->group = STATQ_GROUP_URI;
-				} else if (strcmp(optarg, "path") == 0) {
-					options->group = STATQ_GROUP_PATH;
-				} else if (strcmp(optarg, "script") == 0) {
-					options->group = STATQ_GROUP_SCRIPT;
-				} else if (strcmp(optarg, "pid") == 0) {
-					options->group = STATQ_GROUP_PID;
-				} else if (strcmp(optarg, "none") == 0) {
-					options->group = STATQ_GROUP_NONE;
-				} else {
-					statq_error("--group must be path, script, uri or pid, '%s' given", optarg);
-					return STATQ_USAGE;
-				}
-				break;
-			case OPT_ONCE:
-				options->once = true;
-				break;
-			case OPT_REFRESH:
-				if (!statq_options_positive("refresh", optarg, &options->refresh)) {
-					return STATQ_USAGE;
-				}
-				break;
-			case OPT_ROWS:
-				if (!statq_options_count("rows", optarg, &options->rows, 0)) {
-					return STATQ_USAGE;
-				}
-				break;
-			case OPT_SORT:
-				if (strcmp(optarg, "self") == 0 || strcmp(optarg, "total") == 0) {
-					options->by_total = optarg[0] == 't';
-				} else {
-					statq_error("--sort must be self or total, '%s' given", optarg);
-					return STATQ_USAGE;
-				}
-				break;
-			case OPT_WEIGHTS:
-				if (strcmp(optarg, "time") == 0 || strcmp(optarg, "count") == 0) {
-					options->count_weights = optarg[0] == 'c';
-				} else {
-					statq_error("--weights must be time or count, '%s' given", optarg);
-					return STATQ_USAGE;
-				}
-				break;
-			case OPT_MERGE:
-				options->merge = true;
-				break;
-			case OPT_TITLE:
-				options->title = optarg;
-				break;
-			case OPT_BACKLOG:
-				options->backlog = true;
-				break;
-			case OPT_FOLLOW:
-				options->follow = true;
-				break;
-			case OPT_RETRY:
-				if (!statq_options_positive("retry", optarg, &options->retry)) {
-					return STATQ_USAGE;
-				}
-				break;
-			case OPT_JSON:
-				options->json = true;
-				break;
-			case OPT_REDIS:
-				options->redis = optarg;
-				break;
-			case OPT_STREAM:
-				options->stream = optarg;
-				break;
-			case OPT_MAXLEN:
-				if (!statq_options_count("maxlen", optarg, &options->maxlen, 0)) {
-					return STATQ_USAGE;
-				}
-				break;
-			case OPT_HOST:
-				options->host = optarg;
-				break;
-			case OPT_POOL:
-				options->pool = optarg;
-				break;
-			case OPT_BATCH:
-				if (!statq_options_count("batch", optarg, &options->batch, 1)) {
-					return STATQ_USAGE;
-				}
-				break;
-			case OPT_BUFFER:
-				if (!statq_options_count("buffer", optarg, &options->buffer, 1)) {
-					return STATQ_USAGE;
-				}
-				break;
-			case OPT_PLAIN:
-				options->plain = true;
-				break;
-			case OPT_CONSUMER_GROUP:
-				options->consumer_group = optarg;
-				break;
-			case OPT_CONSUMER:
-				options->consumer = optarg;
-				break;
-			case OPT_DIR:
-				options->dir = optarg;
-				break;
-			case OPT_RETAIN_HOURS:
-				if (!statq_options_count("retain-hours", optarg, &options->retain_hours, 0)) {
-					return STATQ_USAGE;
-				}
-				break;
-			case OPT_RETAIN_DAYS:
-				if (!statq_options_count("retain-days", optarg, &options->retain_days, 0)) {
-					return STATQ_USAGE;
-				}
-				break;
-			case OPT_CLAIM_IDLE:
-				if (!statq_parse_double(optarg, &options->claim_idle) || options->claim_idle < 0) {
-					statq_error("--claim-idle must be a number of seconds, 0 or more, '%s' given", optarg);
-					return STATQ_USAGE;
-				}
-				break;
-			case OPT_FLUSH:
-				if (!statq_options_positive("flush", optarg, &options->flush)) {
-					return STATQ_USAGE;
-				}
-				break;
-			case ':':
-				statq_error("%s: option %s needs a value (see statq %s --help)", command->name, argv[optind - 1], command->name);
-				return STATQ_USAGE;
-			default:
-				statq_error("%s: unknown option %s (see statq %s --help)", command->name, argv[optind - 1], command->name);
-				return STATQ_USAGE;
+		int done;
+
+		if (c == 'h') {
+			statq_options_help(command, stdout);
+			return -1;
+		}
+		if (c == ':') {
+			statq_error("%s: option %s needs a value (see statq %s --help)", command->name, argv[optind - 1], command->name);
+			return STATQ_USAGE;
+		}
+		done = statq_options_plain(options, c) ? 1 : statq_options_number(options, c);
+		if (done == 0) {
+			done = statq_options_choice(options, c);
+		}
+		if (done < 0) {
+			return STATQ_USAGE;
+		}
+		if (done == 0) {
+			statq_error("%s: unknown option %s (see statq %s --help)", command->name, argv[optind - 1], command->name);
+			return STATQ_USAGE;
 		}
 	}
 
