@@ -492,6 +492,177 @@ static bool statq_aggregate_given(const statq_options *options)
 	return options->redis && options->stream && options->consumer_group && options->dir;
 }
 
+/* The directory and its hourly/ and daily/ made, and locked for this aggregator alone: the lock's descriptor, or -1 (said). */
+static int statq_agg_directory(const char *dir)
+{
+	char path[4096];
+	int lock;
+
+	snprintf(path, sizeof(path), "%s/hourly", dir);
+	if (!statq_agg_mkdir(dir) || !statq_agg_mkdir(path)) {
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/daily", dir);
+	if (!statq_agg_mkdir(path)) {
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/.lock", dir);
+	lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) {
+		statq_error("aggregate: %s: %s", path, lock < 0 ? strerror(errno) : "another statq aggregate is writing to this directory");
+		if (lock >= 0) {
+			close(lock);
+		}
+		return -1;
+	}
+	return lock;
+}
+
+/* The aggregator's tables, tokener, workers and losses, empty. */
+static void statq_agg_init(statq_agg *agg, const statq_options *options)
+{
+	size_t i;
+
+	statq_sample_init(&agg->sample);
+	statq_table_init(&agg->file_index);
+	statq_table_init(&agg->stack_ids);
+	statq_table_init(&agg->name_ids);
+	statq_table_init(&agg->quads);
+	for (i = 0; i < 3; i++) {
+		statq_table_init(&agg->tails[i]);
+	}
+	agg->tokener = json_tokener_new();
+	agg->heads = statq_heads_start(STATQ_AGG_WORKERS);
+	statq_losses_open(&agg->losses, agg->dir, options->stream, options->consumer_group);
+	agg->last_flush = statq_now();
+}
+
+/* What a previous run left: a committed journal finished, temporary files removed; the index made. */
+static void statq_agg_recover(statq_agg *agg)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/.journal", agg->dir);
+	if (access(path, F_OK) == 0) {
+		statq_error("aggregate: finishing the write a previous run committed (%s)", path);
+		statq_agg_apply(path, &agg->redis, agg->options->stream, agg->options->consumer_group, true);
+		if (agg->redis.context) {
+			unlink(path);
+		}
+	}
+	statq_agg_clean(agg->dir);
+	snprintf(path, sizeof(path), "%s/hourly", agg->dir);
+	statq_agg_clean(path);
+	snprintf(path, sizeof(path), "%s/daily", agg->dir);
+	statq_agg_clean(path);
+	statq_agg_index(agg);
+}
+
+/* New entries read and written as they come, until --once finds none, a signal, a failure (agg->failed) or a lost connection. */
+static void statq_agg_follow(statq_agg *agg)
+{
+	const statq_options *options = agg->options;
+	char last[64];
+
+	while (!statq_interrupted) {
+		long n = statq_agg_read_group(agg, ">", options->once ? 0 : 1000, last, sizeof(last));
+
+		if (n < 0) {
+			return;
+		}
+		if (agg->bytes > STATQ_AGG_MEMORY || statq_now() - agg->last_flush >= options->flush) {
+			/* a disk that refuses (full, read-only): read nothing more until it takes what is held */
+			while (!statq_agg_flush(agg) && !options->once && !statq_interrupted) {
+				poll(NULL, 0, 5000);
+			}
+			if (agg->failed) {
+				return;
+			}
+		}
+		if (options->once && n == 0) {
+			return;
+		}
+		if (!options->once && statq_now() - agg->last_claim >= (options->claim_idle > 60 ? 60 : options->claim_idle + 1)
+				&& !statq_agg_claim(agg)) {
+			return;
+		}
+	}
+}
+
+/* What is ours from before, what others left, then what comes; reconnecting when Redis goes. STATQ_FAIL or STATQ_OK. */
+static int statq_agg_run(statq_agg *agg)
+{
+	while (!statq_interrupted) {
+		if (!agg->redis.context) {
+			if (!statq_agg_connect(agg, agg->options->once)) {
+				return STATQ_FAIL;
+			}
+			if (agg->ids_count) {
+				/* what was read before the connection failed is still to write and acknowledge */
+				statq_agg_flush(agg);
+			}
+		}
+		if (!statq_agg_own_pending(agg) || !statq_agg_claim(agg)) {
+			continue;
+		}
+		statq_agg_follow(agg);
+		if ((agg->options->once && agg->redis.context) || agg->failed) {
+			break;
+		}
+	}
+	return STATQ_OK;
+}
+
+/* The last word, on stderr; the exit status it makes of status. */
+static int statq_agg_last_word(const statq_agg *agg, int status)
+{
+	fprintf(stderr, "statq: aggregate: %llu entries, %llu samples written to %s; %llu malformed entries, %llu malformed lines skipped; "
+		"%llu samples dropped by ship, %llu lost by stat, %llu entries trimmed before they were read%s\n",
+		(unsigned long long) agg->entries, (unsigned long long) agg->samples, agg->dir,
+		(unsigned long long) agg->malformed_entries, (unsigned long long) agg->malformed_lines, (unsigned long long) agg->dropped,
+		(unsigned long long) agg->lost, (unsigned long long) (agg->trimmed + agg->losses.trimmed),
+		agg->losses.recreated ? "; the group was made again (what it had not read by then, if anything, is lost)" : "");
+	if (agg->failed) {
+		return STATQ_FAIL;
+	}
+	if (status == STATQ_OK && agg->options->once && (agg->trimmed || agg->losses.trimmed || agg->losses.recreated)) {
+		return STATQ_LOST;
+	}
+	return status;
+}
+
+static void statq_agg_free(statq_agg *agg)
+{
+	size_t i;
+
+	statq_redis_free(&agg->redis);
+	json_tokener_free(agg->tokener);
+	statq_sample_free(&agg->sample);
+	for (i = 0; i < agg->files_count; i++) {
+		statq_counts_free(&agg->files[i].stacks);
+		free(agg->files[i].key);
+	}
+	for (i = 0; i < agg->ids_count; i++) {
+		free(agg->ids[i]);
+	}
+	free(agg->files);
+	free(agg->ids);
+	free(agg->stack);
+	statq_table_free(&agg->file_index);
+	statq_table_free(&agg->stack_ids);
+	statq_table_free(&agg->name_ids);
+	free(agg->names);
+	free(agg->frame_ids);
+	statq_table_free(&agg->quads);
+	for (i = 0; i < 3; i++) {
+		statq_table_free(&agg->tails[i]);
+	}
+	statq_heads_stop(agg->heads);
+	free(agg->split);
+	free(agg->stacks);
+	free(agg->quad_files);
+}
+
 int statq_aggregate_main(int argc, char **argv)
 {
 	static const statq_opening opening = {
@@ -500,9 +671,8 @@ int statq_aggregate_main(int argc, char **argv)
 	};
 	statq_options options;
 	statq_agg agg;
-	char error[1024], path[4096], name[256], last[64];
+	char error[1024], name[256];
 	int status, lock;
-	size_t i;
 
 	if (!statq_command_begin("aggregate", &opening, argc, argv, &options, NULL, &status)) {
 		return status;
@@ -522,151 +692,23 @@ int statq_aggregate_main(int argc, char **argv)
 	agg.read_count = 4;  /* until a read tells the size of an entry */
 	agg.backoff = 0.1;
 	snprintf(agg.consumer, sizeof(agg.consumer), "%s", options.consumer ? options.consumer : name);
-
-	/* the directory, one aggregator in it */
-	snprintf(path, sizeof(path), "%s/hourly", agg.dir);
-	if (!statq_agg_mkdir(agg.dir) || !statq_agg_mkdir(path)) {
+	if ((lock = statq_agg_directory(agg.dir)) < 0) {
+		statq_redis_free(&agg.redis);
 		statq_options_free(&options);
 		return STATQ_FAIL;
 	}
-	snprintf(path, sizeof(path), "%s/daily", agg.dir);
-	if (!statq_agg_mkdir(path)) {
-		statq_options_free(&options);
-		return STATQ_FAIL;
-	}
-	snprintf(path, sizeof(path), "%s/.lock", agg.dir);
-	lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) {
-		statq_error("aggregate: %s: %s", path, lock < 0 ? strerror(errno) : "another statq aggregate is writing to this directory");
-		if (lock >= 0) {
-			close(lock);
+	statq_agg_init(&agg, &options);
+	if (statq_agg_connect(&agg, options.once)) {
+		statq_agg_recover(&agg);
+		status = statq_agg_run(&agg);
+		if (!statq_agg_flush(&agg)) {
+			status = STATQ_FAIL;
 		}
-		statq_options_free(&options);
-		return STATQ_FAIL;
-	}
-
-	statq_sample_init(&agg.sample);
-	statq_table_init(&agg.file_index);
-	statq_table_init(&agg.stack_ids);
-	statq_table_init(&agg.name_ids);
-	statq_table_init(&agg.quads);
-	for (i = 0; i < 3; i++) {
-		statq_table_init(&agg.tails[i]);
-	}
-	agg.tokener = json_tokener_new();
-	agg.heads = statq_heads_start(STATQ_AGG_WORKERS);
-	statq_losses_open(&agg.losses, agg.dir, options.stream, options.consumer_group);
-	agg.last_flush = statq_now();
-
-	if (!statq_agg_connect(&agg, options.once)) {
-		status = STATQ_FAIL;
-		goto done;
-	}
-	/* a crash after a commit: finish it */
-	snprintf(path, sizeof(path), "%s/.journal", agg.dir);
-	if (access(path, F_OK) == 0) {
-		statq_error("aggregate: finishing the write a previous run committed (%s)", path);
-		statq_agg_apply(path, &agg.redis, options.stream, options.consumer_group, true);
-		if (agg.redis.context) {
-			unlink(path);
-		}
-	}
-	statq_agg_clean(agg.dir);
-	snprintf(path, sizeof(path), "%s/hourly", agg.dir);
-	statq_agg_clean(path);
-	snprintf(path, sizeof(path), "%s/daily", agg.dir);
-	statq_agg_clean(path);
-	statq_agg_index(&agg);
-
-	/* what is ours from before, what others left, then what comes */
-	while (!statq_interrupted) {
-		long n;
-
-		if (!agg.redis.context) {
-			if (!statq_agg_connect(&agg, options.once)) {
-				status = STATQ_FAIL;
-				break;
-			}
-			if (agg.ids_count) {
-				/* what was read before the connection failed is still to write and acknowledge */
-				statq_agg_flush(&agg);
-			}
-		}
-		if (!statq_agg_own_pending(&agg) || !statq_agg_claim(&agg)) {
-			continue;
-		}
-		for (;;) {
-			if (statq_interrupted) {
-				break;
-			}
-			n = statq_agg_read_group(&agg, ">", options.once ? 0 : 1000, last, sizeof(last));
-			if (n < 0) {
-				break;
-			}
-			if (agg.bytes > STATQ_AGG_MEMORY || statq_now() - agg.last_flush >= options.flush) {
-				/* a disk that refuses (full, read-only): read nothing more until it takes what is held */
-				while (!statq_agg_flush(&agg) && !options.once && !statq_interrupted) {
-					poll(NULL, 0, 5000);
-				}
-				if (agg.failed) {
-					break;
-				}
-			}
-			if (options.once && n == 0) {
-				break;
-			}
-			if (!options.once && statq_now() - agg.last_claim >= (options.claim_idle > 60 ? 60 : options.claim_idle + 1)) {
-				if (!statq_agg_claim(&agg)) {
-					break;
-				}
-			}
-		}
-		if ((options.once && agg.redis.context) || agg.failed) {
-			break;
-		}
-	}
-	if (!statq_agg_flush(&agg)) {
+		status = statq_agg_last_word(&agg, status);
+	} else {
 		status = STATQ_FAIL;
 	}
-	fprintf(stderr, "statq: aggregate: %llu entries, %llu samples written to %s; %llu malformed entries, %llu malformed lines skipped; "
-		"%llu samples dropped by ship, %llu lost by stat, %llu entries trimmed before they were read%s\n",
-		(unsigned long long) agg.entries, (unsigned long long) agg.samples, agg.dir,
-		(unsigned long long) agg.malformed_entries, (unsigned long long) agg.malformed_lines, (unsigned long long) agg.dropped,
-		(unsigned long long) agg.lost, (unsigned long long) (agg.trimmed + agg.losses.trimmed),
-		agg.losses.recreated ? "; the group was made again (what it had not read by then, if anything, is lost)" : "");
-	if (agg.failed) {
-		status = STATQ_FAIL;
-	} else if (status == STATQ_OK && options.once && (agg.trimmed || agg.losses.trimmed || agg.losses.recreated)) {
-		status = STATQ_LOST;
-	}
-
-done:
-	statq_redis_free(&agg.redis);
-	json_tokener_free(agg.tokener);
-	statq_sample_free(&agg.sample);
-	for (i = 0; i < agg.files_count; i++) {
-		statq_counts_free(&agg.files[i].stacks);
-		free(agg.files[i].key);
-	}
-	for (i = 0; i < agg.ids_count; i++) {
-		free(agg.ids[i]);
-	}
-	free(agg.files);
-	free(agg.ids);
-	free(agg.stack);
-	statq_table_free(&agg.file_index);
-	statq_table_free(&agg.stack_ids);
-	statq_table_free(&agg.name_ids);
-	free(agg.names);
-	free(agg.frame_ids);
-	statq_table_free(&agg.quads);
-	for (i = 0; i < 3; i++) {
-		statq_table_free(&agg.tails[i]);
-	}
-	statq_heads_stop(agg.heads);
-	free(agg.split);
-	free(agg.stacks);
-	free(agg.quad_files);
+	statq_agg_free(&agg);
 	close(lock);
 	statq_options_free(&options);
 	return status;

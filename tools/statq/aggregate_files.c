@@ -219,7 +219,6 @@ typedef struct _statq_agg_rename {
 	char remove[4096];  /* an older form of the file (.folded when writing .folded.gz), or "" */
 } statq_agg_rename;
 
-/* The merged folded file and its flame graph, as temporary files; their renames added to renames. */
 /* One rename of the journal: from a temporary file to its place, removing an older form of it ("": none). */
 static void statq_agg_renamed(statq_agg_rename *entry, const char *from, const char *to, const char *older)
 {
@@ -229,58 +228,55 @@ static void statq_agg_renamed(statq_agg_rename *entry, const char *from, const c
 }
 
 
-static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg_rename **renames, size_t *count, size_t *capacity)
+/* The file's stacks merged with what it holds on disk (read into ids), sorted as their texts: *n of them; NULL when it cannot be read. */
+static statq_agg_sorted *statq_agg_merged(statq_agg *agg, statq_agg_file *file, const char *gzname, const char *plain,
+	bool *closed, size_t *n)
 {
-	char dir[4096], name[512], plain[4096], gzname[4096], html[4096], metaname[4096], temp[4096], title[700];
-	statq_agg_meta meta;
-	const char *slash = strchr(file->key, '/');
 	statq_counts merged;
 	statq_agg_sorted *sorted;
-	statq_profile *profile;
-	statq_sample sample;
-	size_t position = 0, n = 0, i;
+	size_t position = 0;
 	uint64_t value;
 	uint32_t id;
-	bool closed = file->end + STATQ_AGG_CLOSED <= time(NULL), ok = true;
-	gzFile gz = NULL;
-	FILE *out;
 	struct stat st;
-
-	snprintf(dir, sizeof(dir), "%.3000s/%.*s", agg->dir, (int) (slash - file->key), file->key);
-	snprintf(name, sizeof(name), "%s", slash + 1);
-	snprintf(plain, sizeof(plain), "%.3000s/%.900s.folded", dir, name);
-	snprintf(gzname, sizeof(gzname), "%.3000s/%.900s.folded.gz", dir, name);
-	snprintf(html, sizeof(html), "%.3000s/%.900s.html", dir, name);
-	snprintf(metaname, sizeof(metaname), "%.3000s/%.900s.meta", dir, name);
+	bool ok = true;
 
 	/* what the file holds already: the .gz when there is one (both: the same, from a crash in between) */
 	statq_counts_init(&merged);
 	if (stat(gzname, &st) == 0) {
 		ok = statq_agg_read(agg, gzname, &merged);
-		closed = true;
+		*closed = true;
 	} else if (stat(plain, &st) == 0) {
 		ok = statq_agg_read(agg, plain, &merged);
 	}
 	if (!ok) {
 		statq_counts_free(&merged);
-		return false;
+		return NULL;
 	}
 	while (statq_counts_next(&file->stacks, &position, &id, &value)) {
 		statq_counts_add(&merged, id, value);
 	}
 	sorted = statq_alloc((merged.used ? merged.used : 1) * sizeof(*sorted));
 	position = 0;
+	*n = 0;
 	while (statq_counts_next(&merged, &position, &id, &value)) {
-		sorted[n].stack = id;
-		sorted[n++].count = value;
+		sorted[*n].stack = id;
+		sorted[(*n)++].count = value;
 	}
 	statq_counts_free(&merged);
 	statq_agg_sorting = agg;
-	qsort(sorted, n, sizeof(*sorted), statq_agg_compare);
+	qsort(sorted, *n, sizeof(*sorted), statq_agg_compare);
+	return sorted;
+}
 
-	/* the folded stacks */
-	if (!(out = statq_agg_create(dir, name, temp, sizeof(temp), closed ? &gz : NULL))) {
-		free(sorted);
+/* The folded stacks into a temporary file of dir (gzip when closed); false when it could not be written. */
+static bool statq_agg_write_folded(statq_agg *agg, const char *dir, const char *name, const statq_agg_sorted *sorted, size_t n,
+	bool closed, char *temp, size_t temp_size)
+{
+	gzFile gz = NULL;
+	FILE *out;
+	size_t i;
+
+	if (!(out = statq_agg_create(dir, name, temp, temp_size, closed ? &gz : NULL))) {
 		return false;
 	}
 	for (i = 0; i < n; i++) {
@@ -296,18 +292,20 @@ static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg
 			fwrite(number, 1, (size_t) length, out);
 		}
 	}
-	if (!statq_agg_finish(out, gz, temp, false)) {
-		free(sorted);
-		return false;
-	}
-	if (*count + 3 > *capacity) {
-		*capacity = *capacity * 2 + 16;
-		*renames = statq_realloc(*renames, *capacity * sizeof(**renames));
-	}
-	statq_agg_renamed(&(*renames)[(*count)++], temp, closed ? gzname : plain, closed ? plain : "");
+	return statq_agg_finish(out, gz, temp, false);
+}
 
-	/* its flame graph */
-	profile = statq_profile_new(false);
+/* The stacks' flame graph into a temporary file of dir; false when it could not be written. */
+static bool statq_agg_write_flame(statq_agg *agg, const statq_agg_file *file, const char *dir, const char *name,
+	const statq_agg_sorted *sorted, size_t n, char *temp, size_t temp_size)
+{
+	char title[700];
+	statq_profile *profile = statq_profile_new(false);
+	statq_sample sample;
+	FILE *out;
+	bool ok = false;
+	size_t i;
+
 	statq_sample_init(&sample);
 	for (i = 0; i < n; i++) {
 		statq_agg_stack_text(agg, sorted[i].stack);
@@ -316,32 +314,71 @@ static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg
 	}
 	statq_sample_free(&sample);
 	snprintf(title, sizeof(title), "%s (UTC)", file->key);
-	if ((out = statq_agg_create(dir, name, temp, sizeof(temp), NULL))) {
+	if ((out = statq_agg_create(dir, name, temp, temp_size, NULL))) {
 		statq_flame_profile(out, title, profile, agg->options->stream, 0);
-		if (statq_agg_finish(out, NULL, temp, false)) {
-			statq_agg_renamed(&(*renames)[(*count)++], temp, html, "");
-		} else {
-			ok = false;
-		}
-	} else {
-		ok = false;
+		ok = statq_agg_finish(out, NULL, temp, false);
 	}
 	statq_profile_free(profile);
+	return ok;
+}
 
-	/* its figures for the index: its samples (all it holds), the first and last of them */
-	meta = statq_agg_meta_read(metaname);
+/* NAME.meta's figures (its samples: all the file holds; the first and last of them) into a temporary file of dir. */
+static bool statq_agg_write_meta(const statq_agg_file *file, const char *dir, const char *name, const char *metaname,
+	const statq_agg_sorted *sorted, size_t n, char *temp, size_t temp_size)
+{
+	statq_agg_meta meta = statq_agg_meta_read(metaname);
+	FILE *out;
+	size_t i;
+
 	for (meta.samples = 0, i = 0; i < n; i++) {
 		meta.samples += sorted[i].count;
 	}
 	meta.first = meta.first == 0 || (file->first > 0 && file->first < meta.first) ? file->first : meta.first;
 	meta.last = file->last > meta.last ? file->last : meta.last;
-	if (ok && (out = statq_agg_create(dir, name, temp, sizeof(temp), NULL))) {
-		fprintf(out, "samples %llu first %.6f last %.6f\n", (unsigned long long) meta.samples, meta.first, meta.last);
-		if (statq_agg_finish(out, NULL, temp, false)) {
-			statq_agg_renamed(&(*renames)[(*count)++], temp, metaname, "");
-		} else {
-			ok = false;
-		}
+	if (!(out = statq_agg_create(dir, name, temp, temp_size, NULL))) {
+		return false;
+	}
+	fprintf(out, "samples %llu first %.6f last %.6f\n", (unsigned long long) meta.samples, meta.first, meta.last);
+	return statq_agg_finish(out, NULL, temp, false);
+}
+
+/* A file written merged, with its flame graph and NAME.meta, as temporary files; their renames added to renames. */
+static bool statq_agg_write_file(statq_agg *agg, statq_agg_file *file, statq_agg_rename **renames, size_t *count, size_t *capacity)
+{
+	char dir[4096], name[512], plain[4096], gzname[4096], html[4096], metaname[4096], temp[4096];
+	const char *slash = strchr(file->key, '/');
+	statq_agg_sorted *sorted;
+	size_t n = 0;
+	bool closed = file->end + STATQ_AGG_CLOSED <= time(NULL), ok = true;
+
+	snprintf(dir, sizeof(dir), "%.3000s/%.*s", agg->dir, (int) (slash - file->key), file->key);
+	snprintf(name, sizeof(name), "%s", slash + 1);
+	snprintf(plain, sizeof(plain), "%.3000s/%.900s.folded", dir, name);
+	snprintf(gzname, sizeof(gzname), "%.3000s/%.900s.folded.gz", dir, name);
+	snprintf(html, sizeof(html), "%.3000s/%.900s.html", dir, name);
+	snprintf(metaname, sizeof(metaname), "%.3000s/%.900s.meta", dir, name);
+
+	if (!(sorted = statq_agg_merged(agg, file, gzname, plain, &closed, &n))) {
+		return false;
+	}
+	if (!statq_agg_write_folded(agg, dir, name, sorted, n, closed, temp, sizeof(temp))) {
+		free(sorted);
+		return false;
+	}
+	if (*count + 3 > *capacity) {
+		*capacity = *capacity * 2 + 16;
+		*renames = statq_realloc(*renames, *capacity * sizeof(**renames));
+	}
+	statq_agg_renamed(&(*renames)[(*count)++], temp, closed ? gzname : plain, closed ? plain : "");
+	if (statq_agg_write_flame(agg, file, dir, name, sorted, n, temp, sizeof(temp))) {
+		statq_agg_renamed(&(*renames)[(*count)++], temp, html, "");
+	} else {
+		ok = false;
+	}
+	if (ok && statq_agg_write_meta(file, dir, name, metaname, sorted, n, temp, sizeof(temp))) {
+		statq_agg_renamed(&(*renames)[(*count)++], temp, metaname, "");
+	} else {
+		ok = false;
 	}
 	free(sorted);
 	agg->files_written++;

@@ -150,21 +150,9 @@ static size_t statq_ctl_replies(int fd, int64_t *replies, size_t count, bool *fo
 	return have / (2 * sizeof(int64_t));
 }
 
-int statq_ctl_main(int argc, char **argv)
+/* The arguments after the options are 1 to 64 NAME VALUE pairs: STATQ_OK, or STATQ_USAGE with a message. */
+static int statq_ctl_check_pairs(int argc, char **argv, int rest)
 {
-	const statq_command *command = statq_command_find("ctl");
-	statq_options options;
-	int64_t messages[2 * 64], replies_data[2 * 64];
-	size_t count = 0, i, replies, unanswered = 0;
-	char text[512], error[1024], shown[32], other[32];
-	bool foreign;
-	int status, rest, fd;
-
-	status = statq_options_parse(command, argc, argv, &options, &rest);
-	if (status != STATQ_OK) {
-		return status < 0 ? STATQ_OK : status;
-	}
-	statq_options_free(&options);
 	if (rest >= argc) {
 		statq_error("ctl: nothing to send: give NAME VALUE, e.g. statq ctl interval 50 (see statq ctl --help)");
 		return STATQ_USAGE;
@@ -184,6 +172,13 @@ int statq_ctl_main(int argc, char **argv)
 		statq_error("ctl: at most 64 settings at once");
 		return STATQ_USAGE;
 	}
+	return STATQ_OK;
+}
+
+/* Each NAME VALUE pair validated into messages ({code, param} each; *count of them): STATQ_OK, or STATQ_USAGE with a message. */
+static int statq_ctl_messages(int argc, char **argv, int rest, int64_t *messages, size_t *count)
+{
+	size_t i;
 
 	for (i = (size_t) rest; i < (size_t) argc; i += 2) {
 		const statq_control *control = statq_ctl_find(argv[i]);
@@ -204,55 +199,89 @@ int statq_ctl_main(int argc, char **argv)
 				(long long) control->min, (long long) control->max, control->unit, value);
 			return STATQ_USAGE;
 		}
-		messages[2 * count] = control->code;
-		messages[2 * count + 1] = param;
-		count++;
+		messages[2 * *count] = control->code;
+		messages[2 * *count + 1] = param;
+		(*count)++;
 	}
+	return STATQ_OK;
+}
 
-	fd = statq_connect(options.control ? options.control : STATQ_DEFAULT_CONTROL, "stat.control", text, sizeof(text), error, sizeof(error));
-	if (fd < 0) {
-		statq_error("ctl: %s", error);
-		return STATQ_FAIL;
-	}
-	{
-		const char *data = (const char *) messages;
-		size_t left = count * 2 * sizeof(int64_t);
+/* All count messages sent to fd (text: its address); false, with a message, when sending fails. */
+static bool statq_ctl_send(int fd, const char *text, const int64_t *messages, size_t count)
+{
+	const char *data = (const char *) messages;
+	size_t left = count * 2 * sizeof(int64_t);
 
-		while (left > 0) {
-			ssize_t sent = send(fd, data, left, MSG_NOSIGNAL);
+	while (left > 0) {
+		ssize_t sent = send(fd, data, left, MSG_NOSIGNAL);
 
-			if (sent < 0) {
-				if (errno == EINTR && !statq_interrupted) {
-					continue;
-				}
-				statq_error("ctl: cannot send to %s: %s", text, strerror(errno));
-				close(fd);
-				return STATQ_FAIL;
+		if (sent < 0) {
+			if (errno == EINTR && !statq_interrupted) {
+				continue;
 			}
-			data += sent;
-			left -= (size_t) sent;
+			statq_error("ctl: cannot send to %s: %s", text, strerror(errno));
+			return false;
+		}
+		data += sent;
+		left -= (size_t) sent;
+	}
+	return true;
+}
+
+/* The control a message's code names. */
+static const statq_control *statq_ctl_by_code(int64_t code)
+{
+	const statq_control *control = NULL;
+	size_t j;
+
+	for (j = 0; j < STATQ_CONTROLS; j++) {
+		if (statq_controls[j].code == code) {
+			control = &statq_controls[j];
 		}
 	}
-	/* an orderly close of our side: stat reads every whole message, answers each, then sees EOF */
-	shutdown(fd, SHUT_WR);
-	replies = statq_ctl_replies(fd, replies_data, count, &foreign);
-	close(fd);
-	if (foreign) {
-		statq_error("ctl: %s answered with a JSON line: it is stat's stream socket; give the control socket (stat.control)", text);
-		return STATQ_FAIL;
+	return control;
+}
+
+/* One reply {status, value} to control's param: "applied" on stdout, or the refusal on stderr (then false). */
+static bool statq_ctl_reply(const char *text, const statq_control *control, int64_t param, const int64_t *reply)
+{
+	char shown[32], other[32];
+
+	switch (reply[0]) {
+		case STAT_CONTROL_APPLIED:
+			printf("applied %s %s\n", control->name, statq_ctl_value(control, reply[1], shown, sizeof(shown)));
+			return true;
+		case STAT_CONTROL_UNKNOWN:
+			statq_error("ctl: %s: this stat does not know the control %s (code %lld): it is older than statq %s",
+				text, control->name, (long long) control->code, STATQ_VERSION);
+			return false;
+		case STAT_CONTROL_OUT_OF_RANGE:
+			statq_error("ctl: %s refused %s %s: out of range (%lld to %lld); it stays %s", text, control->name,
+				statq_ctl_value(control, param, shown, sizeof(shown)), (long long) control->min, (long long) control->max,
+				statq_ctl_value(control, reply[1], other, sizeof(other)));
+			return false;
+		case STAT_CONTROL_ABOVE_MAX:
+			statq_error("ctl: %s refused %s %lld: above the startup maximum %lld: raise stat.%s in php.ini and restart PHP",
+				text, control->name, (long long) param, (long long) reply[1], control->name);
+			return false;
+		default:
+			statq_error("ctl: %s answered %s with status %lld, which statq does not know", text, control->name,
+				(long long) reply[0]);
+			return false;
 	}
-	status = STATQ_OK;
+}
+
+/* The replies to the count messages, of which the first replies were answered: the exit status. */
+static int statq_ctl_report(const char *text, const int64_t *messages, size_t count, const int64_t *replies_data, size_t replies)
+{
+	size_t i, unanswered = 0;
+	char shown[32];
+	int status = STATQ_OK;
 
 	for (i = 0; i < count; i++) {
-		const statq_control *control = NULL;
+		const statq_control *control = statq_ctl_by_code(messages[2 * i]);
 		int64_t param = messages[2 * i + 1];
-		size_t j;
 
-		for (j = 0; j < STATQ_CONTROLS; j++) {
-			if (statq_controls[j].code == messages[2 * i]) {
-				control = &statq_controls[j];
-			}
-		}
 		if (i >= replies) {
 			/* sent, but nothing says it took effect: not a success */
 			statq_error("ctl: %s did not answer %s %s: it may or may not have taken effect", text, control->name,
@@ -261,31 +290,8 @@ int statq_ctl_main(int argc, char **argv)
 			status = STATQ_FAIL;
 			continue;
 		}
-		switch (replies_data[2 * i]) {
-			case STAT_CONTROL_APPLIED:
-				printf("applied %s %s\n", control->name, statq_ctl_value(control, replies_data[2 * i + 1], shown, sizeof(shown)));
-				break;
-			case STAT_CONTROL_UNKNOWN:
-				statq_error("ctl: %s: this stat does not know the control %s (code %lld): it is older than statq %s",
-					text, control->name, (long long) control->code, STATQ_VERSION);
-				status = STATQ_FAIL;
-				break;
-			case STAT_CONTROL_OUT_OF_RANGE:
-				statq_error("ctl: %s refused %s %s: out of range (%lld to %lld); it stays %s", text, control->name,
-					statq_ctl_value(control, param, shown, sizeof(shown)), (long long) control->min, (long long) control->max,
-					statq_ctl_value(control, replies_data[2 * i + 1], other, sizeof(other)));
-				status = STATQ_FAIL;
-				break;
-			case STAT_CONTROL_ABOVE_MAX:
-				statq_error("ctl: %s refused %s %lld: above the startup maximum %lld: raise stat.%s in php.ini and restart PHP",
-					text, control->name, (long long) param, (long long) replies_data[2 * i + 1], control->name);
-				status = STATQ_FAIL;
-				break;
-			default:
-				statq_error("ctl: %s answered %s with status %lld, which statq does not know", text, control->name,
-					(long long) replies_data[2 * i]);
-				status = STATQ_FAIL;
-				break;
+		if (!statq_ctl_reply(text, control, param, &replies_data[2 * i])) {
+			status = STATQ_FAIL;
 		}
 	}
 	if (unanswered && replies == 0 && !statq_interrupted) {
@@ -295,4 +301,48 @@ int statq_ctl_main(int argc, char **argv)
 		statq_error("ctl: %s answered %zu of %zu messages", text, replies, count);
 	}
 	return status;
+}
+
+int statq_ctl_main(int argc, char **argv)
+{
+	const statq_command *command = statq_command_find("ctl");
+	statq_options options;
+	int64_t messages[2 * 64], replies_data[2 * 64];
+	size_t count = 0, replies;
+	char text[512], error[1024];
+	bool foreign;
+	int status, rest, fd;
+
+	status = statq_options_parse(command, argc, argv, &options, &rest);
+	if (status != STATQ_OK) {
+		return status < 0 ? STATQ_OK : status;
+	}
+	statq_options_free(&options);
+	status = statq_ctl_check_pairs(argc, argv, rest);
+	if (status != STATQ_OK) {
+		return status;
+	}
+	status = statq_ctl_messages(argc, argv, rest, messages, &count);
+	if (status != STATQ_OK) {
+		return status;
+	}
+
+	fd = statq_connect(options.control ? options.control : STATQ_DEFAULT_CONTROL, "stat.control", text, sizeof(text), error, sizeof(error));
+	if (fd < 0) {
+		statq_error("ctl: %s", error);
+		return STATQ_FAIL;
+	}
+	if (!statq_ctl_send(fd, text, messages, count)) {
+		close(fd);
+		return STATQ_FAIL;
+	}
+	/* an orderly close of our side: stat reads every whole message, answers each, then sees EOF */
+	shutdown(fd, SHUT_WR);
+	replies = statq_ctl_replies(fd, replies_data, count, &foreign);
+	close(fd);
+	if (foreign) {
+		statq_error("ctl: %s answered with a JSON line: it is stat's stream socket; give the control socket (stat.control)", text);
+		return STATQ_FAIL;
+	}
+	return statq_ctl_report(text, messages, count, replies_data, replies);
 }

@@ -391,46 +391,147 @@ static bool statq_input_inflate(statq_input *input)
 	return true;
 }
 
+/* Move the unread bytes to the start of the buffer. */
+static void statq_input_compact(statq_input *input)
+{
+	if (input->start > 0) {
+		memmove(input->buffer, input->buffer + input->start, input->end - input->start);
+		input->end -= input->start;
+		input->start = 0;
+	}
+}
+
+/*
+ * At the end of the input (and of its inflated bytes): *result is
+ * STATQ_INPUT_LINE for a last line without a newline, else STATQ_INPUT_EOF.
+ * False while there is more to read.
+ */
+static bool statq_input_at_end(statq_input *input, char **line, size_t *length, statq_input_result *result)
+{
+	if (!input->eof || (input->gzip && (input->zs.avail_in > 0 || input->gzip_more))) {
+		return false;
+	}
+	if (input->end > 0 && !input->skipping) {
+		/* a last line without a newline */
+		input->buffer[input->end] = '\0';
+		*line = input->buffer;
+		*length = input->end;
+		input->end = 0;
+		*result = STATQ_INPUT_LINE;
+		return true;
+	}
+	*result = STATQ_INPUT_EOF;
+	return true;
+}
+
+/* Room for more bytes when the buffer is full: twice the buffer, or past STATQ_INPUT_LINE_MAX, skip the line. */
+static void statq_input_room(statq_input *input)
+{
+	if (input->end + 1 >= input->capacity) {
+		if (input->capacity >= STATQ_INPUT_LINE_MAX) {
+			/* drop what we have of this line and skip to its end */
+			input->skipping = true;
+			input->oversized++;
+			input->end = 0;
+		} else {
+			input->capacity *= 2;
+			input->buffer = statq_realloc(input->buffer, input->capacity);
+		}
+	}
+}
+
+/*
+ * Wait for the descriptor to be readable until deadline (timeout_ms < 0: no
+ * deadline): 1 readable, 0 poll again (a signal, or nothing yet), -1 with
+ * *result STATQ_INPUT_TIMEOUT or STATQ_INPUT_ERROR.
+ */
+static int statq_input_wait(statq_input *input, int timeout_ms, double deadline, statq_input_result *result)
+{
+	struct pollfd pfd;
+	int wait = -1, rc;
+
+	if (timeout_ms >= 0) {
+		double left = deadline - statq_now();
+
+		if (left <= 0) {
+			*result = STATQ_INPUT_TIMEOUT;
+			return -1;
+		}
+		wait = (int) (left * 1000.0) + 1;
+	}
+	pfd.fd = input->fd;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	rc = poll(&pfd, 1, wait);
+	if (rc < 0) {
+		if (errno == EINTR) {
+			return 0;
+		}
+		snprintf(input->error, sizeof(input->error), "poll(): %s", strerror(errno));
+		*result = STATQ_INPUT_ERROR;
+		return -1;
+	}
+	return rc > 0;
+}
+
+/* One read(): into raw when inflating, else into the line buffer (none: the end of the input); false on a read error. */
+static bool statq_input_read(statq_input *input)
+{
+	ssize_t got;
+
+	if (input->gzip) {
+		got = read(input->fd, input->raw, input->raw_size);
+	} else {
+		got = read(input->fd, input->buffer + input->end, input->capacity - input->end - 1);
+	}
+	if (got < 0) {
+		if (errno == EINTR || errno == EAGAIN) {
+			return true;
+		}
+		if (errno == ECONNRESET) {
+			input->eof = true;
+			return true;
+		}
+		snprintf(input->error, sizeof(input->error), "read from %s: %s", input->name, strerror(errno));
+		return false;
+	}
+	if (got == 0) {
+		input->eof = true;
+		if (input->gzip && !input->gzip_end) {
+			/* the file ends inside a member: a recording cut short */
+			input->truncated = true;
+		}
+		statq_input_sniff(input);
+		return true;
+	}
+	if (input->gzip) {
+		input->zs.next_in = input->raw;
+		input->zs.avail_in = (uInt) got;
+		return true;
+	}
+	input->end += (size_t) got;
+	statq_input_added(input, input->end - (size_t) got);
+	statq_input_sniff(input);
+	return true;
+}
+
 statq_input_result statq_input_line(statq_input *input, char **line, size_t *length, int timeout_ms)
 {
 	double deadline = timeout_ms >= 0 ? statq_now() + timeout_ms / 1000.0 : 0;
 
 	for (;;) {
-		struct pollfd pfd;
-		ssize_t got;
-		int wait, rc;
+		statq_input_result result;
+		int ready;
 
 		if (input->sniffed && statq_input_take(input, line, length)) {
 			return STATQ_INPUT_LINE;
 		}
 		/* compact, then make room */
-		if (input->start > 0) {
-			memmove(input->buffer, input->buffer + input->start, input->end - input->start);
-			input->end -= input->start;
-			input->start = 0;
+		statq_input_compact(input);
+		if (statq_input_at_end(input, line, length, &result)) {
+			return result;
 		}
-		if (input->eof && (!input->gzip || (input->zs.avail_in == 0 && !input->gzip_more))) {
-			if (input->end > 0 && !input->skipping) {
-				/* a last line without a newline */
-				input->buffer[input->end] = '\0';
-				*line = input->buffer;
-				*length = input->end;
-				input->end = 0;
-				return STATQ_INPUT_LINE;
-			}
-			return STATQ_INPUT_EOF;
-		}
-		if (input->end + 1 >= input->capacity) {
-			if (input->capacity >= STATQ_INPUT_LINE_MAX) {
-				/* drop what we have of this line and skip to its end */
-				input->skipping = true;
-				input->oversized++;
-				input->end = 0;
-			} else {
-				input->capacity *= 2;
-				input->buffer = statq_realloc(input->buffer, input->capacity);
-			}
-		}
+		statq_input_room(input);
 
 		if (statq_interrupted && !input->whole) {
 			return STATQ_INPUT_INTERRUPTED;
@@ -442,62 +543,13 @@ statq_input_result statq_input_line(statq_input *input, char **line, size_t *len
 			}
 			continue;
 		}
-		wait = -1;
-		if (timeout_ms >= 0) {
-			double left = deadline - statq_now();
-
-			if (left <= 0) {
-				return STATQ_INPUT_TIMEOUT;
-			}
-			wait = (int) (left * 1000.0) + 1;
+		ready = statq_input_wait(input, timeout_ms, deadline, &result);
+		if (ready < 0) {
+			return result;
 		}
-		pfd.fd = input->fd;
-		pfd.events = POLLIN;
-		pfd.revents = 0;
-		rc = poll(&pfd, 1, wait);
-		if (rc < 0) {
-			if (errno == EINTR) {
-				continue;
-			}
-			snprintf(input->error, sizeof(input->error), "poll(): %s", strerror(errno));
+		if (ready > 0 && !statq_input_read(input)) {
 			return STATQ_INPUT_ERROR;
 		}
-		if (rc == 0) {
-			continue;
-		}
-		if (input->gzip) {
-			got = read(input->fd, input->raw, input->raw_size);
-		} else {
-			got = read(input->fd, input->buffer + input->end, input->capacity - input->end - 1);
-		}
-		if (got < 0) {
-			if (errno == EINTR || errno == EAGAIN) {
-				continue;
-			}
-			if (errno == ECONNRESET) {
-				input->eof = true;
-				continue;
-			}
-			snprintf(input->error, sizeof(input->error), "read from %s: %s", input->name, strerror(errno));
-			return STATQ_INPUT_ERROR;
-		}
-		if (got == 0) {
-			input->eof = true;
-			if (input->gzip && !input->gzip_end) {
-				/* the file ends inside a member: a recording cut short */
-				input->truncated = true;
-			}
-			statq_input_sniff(input);
-			continue;
-		}
-		if (input->gzip) {
-			input->zs.next_in = input->raw;
-			input->zs.avail_in = (uInt) got;
-			continue;
-		}
-		input->end += (size_t) got;
-		statq_input_added(input, input->end - (size_t) got);
-		statq_input_sniff(input);
 	}
 }
 

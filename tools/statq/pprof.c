@@ -244,15 +244,122 @@ static void statq_pprof_label(statq_pb *out, statq_pb *scratch, uint64_t key, ui
 	statq_pb_message(out, PB_SAMPLE_LABEL, scratch);
 }
 
+/*
+ * The samples, one pprof sample per key with its count: values for the
+ * sample types (both: wall and cpu; else main_clock's), labels by the string
+ * indexes of "pid", "uri", "method" and "script" in labels.
+ */
+static void statq_pprof_encode_samples(statq_pprof *pprof, statq_pb *out, statq_pb *message, statq_pb *scratch,
+	int64_t period, bool both, int main_clock, const uint64_t labels[4])
+{
+	statq_table_entry *entry;
+	size_t position = 0;
+	uint64_t values[3];
+
+	while ((entry = statq_table_next(&pprof->samples, &position))) {
+		uint64_t key[KEY_LOCATIONS];
+		uint64_t count = entry->value;
+		size_t n = 0;
+
+		memcpy(key, entry->key, sizeof(key));
+		statq_pb_reset(message);
+		statq_pb_packed(message, PB_SAMPLE_LOCATION_ID, (const uint64_t *) (void *) (entry->key + KEY_LOCATIONS * sizeof(uint64_t)),
+			(size_t) key[KEY_DEPTH]);
+		values[n++] = count;
+		if (both || main_clock == 0) {
+			values[n++] = key[KEY_CLOCK] == 0 ? count * (uint64_t) period : 0;
+		}
+		if (both || main_clock == 1) {
+			values[n++] = key[KEY_CLOCK] == 1 ? count * (uint64_t) period : 0;
+		}
+		statq_pb_packed(message, PB_SAMPLE_VALUE, values, n);
+		if (key[KEY_PID]) {
+			statq_pprof_label(message, scratch, labels[0], 0, (int64_t) key[KEY_PID]);
+		}
+		if (key[KEY_URI]) {
+			statq_pprof_label(message, scratch, labels[1], key[KEY_URI], 0);
+		}
+		if (key[KEY_METHOD]) {
+			statq_pprof_label(message, scratch, labels[2], key[KEY_METHOD], 0);
+		}
+		if (key[KEY_SCRIPT]) {
+			statq_pprof_label(message, scratch, labels[3], key[KEY_SCRIPT], 0);
+		}
+		statq_pb_message(out, PB_PROFILE_SAMPLE, message);
+	}
+}
+
+/* The one mapping, named by the string index php_s: functions, files and lines are known. */
+static void statq_pprof_encode_mapping(statq_pb *out, statq_pb *message, uint64_t php_s)
+{
+	statq_pb_reset(message);
+	statq_pb_uint(message, PB_MAPPING_ID, 1);
+	statq_pb_uint(message, PB_MAPPING_FILENAME, php_s);
+	statq_pb_uint(message, PB_MAPPING_HAS_FUNCTIONS, 1);
+	statq_pb_uint(message, PB_MAPPING_HAS_FILENAMES, 1);
+	statq_pb_uint(message, PB_MAPPING_HAS_LINE_NUMBERS, 1);
+	statq_pb_message(out, PB_PROFILE_MAPPING, message);
+}
+
+/* The locations: each one line of one function, in the one mapping. */
+static void statq_pprof_encode_locations(statq_pprof *pprof, statq_pb *out, statq_pb *message, statq_pb *inner)
+{
+	statq_table_entry *entry;
+	size_t position = 0;
+
+	while ((entry = statq_table_next(&pprof->locations, &position))) {
+		uint64_t key[2];
+
+		memcpy(key, entry->key, sizeof(key));
+		statq_pb_reset(message);
+		statq_pb_uint(message, PB_LOCATION_ID, entry->value);
+		statq_pb_uint(message, PB_LOCATION_MAPPING_ID, 1);
+		statq_pb_reset(inner);
+		statq_pb_uint(inner, PB_LINE_FUNCTION_ID, key[0]);
+		if ((int64_t) key[1] > 0) {
+			statq_pb_int(inner, PB_LINE_LINE, (int64_t) key[1]);
+		}
+		statq_pb_message(message, PB_LOCATION_LINE, inner);
+		statq_pb_message(out, PB_PROFILE_LOCATION, message);
+	}
+}
+
+/* The functions: name, file and start line (their names and files interned into the string table). */
+static void statq_pprof_encode_functions(statq_pprof *pprof, statq_pb *out, statq_pb *message)
+{
+	statq_table_entry *entry;
+	size_t position = 0;
+
+	while ((entry = statq_table_next(&pprof->functions, &position))) {
+		const char *name = entry->key, *file = name + strlen(name) + 1, *start = file + strlen(file) + 1;
+		uint64_t id = entry->value, name_s = statq_pprof_string(pprof, name);
+		int64_t line = 0;
+
+		/*
+		 * statq_pprof_string may grow the strings table, never this one: entry
+		 * stays valid. No system_name: pprof would take a name it cannot
+		 * demangle for simplified C++ and cut "<index.php>" to nothing.
+		 */
+		statq_pb_reset(message);
+		statq_pb_uint(message, PB_FUNCTION_ID, id);
+		statq_pb_uint(message, PB_FUNCTION_NAME, name_s);
+		if (file[0]) {
+			statq_pb_uint(message, PB_FUNCTION_FILENAME, statq_pprof_string(pprof, file));
+		}
+		if (statq_parse_int(start, &line) && line > 0) {
+			statq_pb_int(message, PB_FUNCTION_START_LINE, line);
+		}
+		statq_pb_message(out, PB_PROFILE_FUNCTION, message);
+	}
+}
+
 /* The whole profile, encoded. */
 static void statq_pprof_encode(statq_pprof *pprof, statq_pb *out, const char *source)
 {
 	statq_pb message, inner, scratch;
-	uint64_t samples_s, count_s, nanoseconds_s, clock_s[2], pid_s, uri_s, method_s, script_s, php_s, comment_s;
-	uint64_t values[3];
+	uint64_t samples_s, count_s, nanoseconds_s, clock_s[2], labels[4], php_s, comment_s;
 	int64_t period = statq_pprof_period(pprof);
-	statq_table_entry *entry;
-	size_t position, i;
+	size_t i;
 	char comment[1024];
 	bool both = pprof->clocks[0] && pprof->clocks[1];
 	int main_clock = pprof->clocks[0] || !pprof->clocks[1] ? 0 : 1;
@@ -265,10 +372,10 @@ static void statq_pprof_encode(statq_pprof *pprof, statq_pb *out, const char *so
 	nanoseconds_s = statq_pprof_string(pprof, "nanoseconds");
 	clock_s[0] = statq_pprof_string(pprof, "wall");
 	clock_s[1] = statq_pprof_string(pprof, "cpu");
-	pid_s = statq_pprof_string(pprof, "pid");
-	uri_s = statq_pprof_string(pprof, "uri");
-	method_s = statq_pprof_string(pprof, "method");
-	script_s = statq_pprof_string(pprof, "script");
+	labels[0] = statq_pprof_string(pprof, "pid");
+	labels[1] = statq_pprof_string(pprof, "uri");
+	labels[2] = statq_pprof_string(pprof, "method");
+	labels[3] = statq_pprof_string(pprof, "script");
 	php_s = statq_pprof_string(pprof, "php");
 	snprintf(comment, sizeof(comment), "statq %s pprof of %s", STATQ_VERSION, source);
 	comment_s = statq_pprof_string(pprof, comment);
@@ -282,86 +389,10 @@ static void statq_pprof_encode(statq_pprof *pprof, statq_pb *out, const char *so
 		statq_pprof_value_type(out, &scratch, PB_PROFILE_SAMPLE_TYPE, clock_s[1], nanoseconds_s);
 	}
 
-	position = 0;
-	while ((entry = statq_table_next(&pprof->samples, &position))) {
-		uint64_t key[KEY_LOCATIONS];
-		uint64_t count = entry->value;
-		size_t n = 0;
-
-		memcpy(key, entry->key, sizeof(key));
-		statq_pb_reset(&message);
-		statq_pb_packed(&message, PB_SAMPLE_LOCATION_ID, (const uint64_t *) (void *) (entry->key + KEY_LOCATIONS * sizeof(uint64_t)),
-			(size_t) key[KEY_DEPTH]);
-		values[n++] = count;
-		if (both || main_clock == 0) {
-			values[n++] = key[KEY_CLOCK] == 0 ? count * (uint64_t) period : 0;
-		}
-		if (both || main_clock == 1) {
-			values[n++] = key[KEY_CLOCK] == 1 ? count * (uint64_t) period : 0;
-		}
-		statq_pb_packed(&message, PB_SAMPLE_VALUE, values, n);
-		if (key[KEY_PID]) {
-			statq_pprof_label(&message, &scratch, pid_s, 0, (int64_t) key[KEY_PID]);
-		}
-		if (key[KEY_URI]) {
-			statq_pprof_label(&message, &scratch, uri_s, key[KEY_URI], 0);
-		}
-		if (key[KEY_METHOD]) {
-			statq_pprof_label(&message, &scratch, method_s, key[KEY_METHOD], 0);
-		}
-		if (key[KEY_SCRIPT]) {
-			statq_pprof_label(&message, &scratch, script_s, key[KEY_SCRIPT], 0);
-		}
-		statq_pb_message(out, PB_PROFILE_SAMPLE, &message);
-	}
-
-	statq_pb_reset(&message);
-	statq_pb_uint(&message, PB_MAPPING_ID, 1);
-	statq_pb_uint(&message, PB_MAPPING_FILENAME, php_s);
-	statq_pb_uint(&message, PB_MAPPING_HAS_FUNCTIONS, 1);
-	statq_pb_uint(&message, PB_MAPPING_HAS_FILENAMES, 1);
-	statq_pb_uint(&message, PB_MAPPING_HAS_LINE_NUMBERS, 1);
-	statq_pb_message(out, PB_PROFILE_MAPPING, &message);
-
-	position = 0;
-	while ((entry = statq_table_next(&pprof->locations, &position))) {
-		uint64_t key[2];
-
-		memcpy(key, entry->key, sizeof(key));
-		statq_pb_reset(&message);
-		statq_pb_uint(&message, PB_LOCATION_ID, entry->value);
-		statq_pb_uint(&message, PB_LOCATION_MAPPING_ID, 1);
-		statq_pb_reset(&inner);
-		statq_pb_uint(&inner, PB_LINE_FUNCTION_ID, key[0]);
-		if ((int64_t) key[1] > 0) {
-			statq_pb_int(&inner, PB_LINE_LINE, (int64_t) key[1]);
-		}
-		statq_pb_message(&message, PB_LOCATION_LINE, &inner);
-		statq_pb_message(out, PB_PROFILE_LOCATION, &message);
-	}
-
-	position = 0;
-	while ((entry = statq_table_next(&pprof->functions, &position))) {
-		const char *name = entry->key, *file = name + strlen(name) + 1, *start = file + strlen(file) + 1;
-		uint64_t id = entry->value, name_s = statq_pprof_string(pprof, name);
-		int64_t line = 0;
-
-		/*
-		 * statq_pprof_string may grow the strings table, never this one: entry
-		 * stays valid. No system_name: pprof would take a name it cannot
-		 * demangle for simplified C++ and cut "<index.php>" to nothing.
-		 */
-		statq_pb_reset(&message);
-		statq_pb_uint(&message, PB_FUNCTION_ID, id);
-		statq_pb_uint(&message, PB_FUNCTION_NAME, name_s);
-		if (file[0]) {
-			statq_pb_uint(&message, PB_FUNCTION_FILENAME, statq_pprof_string(pprof, file));
-		}
-		if (statq_parse_int(start, &line) && line > 0) {
-			statq_pb_int(&message, PB_FUNCTION_START_LINE, line);
-		}
-		statq_pb_message(out, PB_PROFILE_FUNCTION, &message);
-	}
+	statq_pprof_encode_samples(pprof, out, &message, &scratch, period, both, main_clock, labels);
+	statq_pprof_encode_mapping(out, &message, php_s);
+	statq_pprof_encode_locations(pprof, out, &message, &inner);
+	statq_pprof_encode_functions(pprof, out, &message);
 
 	/* the string table last: every string is interned by now */
 	for (i = 0; i < pprof->texts_count; i++) {

@@ -354,6 +354,113 @@ static void statq_reader_empty(const char *command, const statq_totals *totals, 
 	}
 }
 
+/*
+ * Before each read: the tick when due, then whether --seconds or --samples
+ * is reached (-1, with totals->stop), else the timeout of the read (-1:
+ * none) so that it returns by the next tick or the deadline.
+ */
+static int statq_reader_timeout(const statq_options *options, const statq_reader_calls *calls, statq_totals *totals,
+	double deadline, double *next_tick)
+{
+	double now = statq_now(), until = 0;
+	int timeout;
+
+	if (*next_tick && now >= *next_tick) {
+		calls->tick(calls->context, totals, false);
+		*next_tick = now + calls->tick_every;
+	}
+	if (deadline && now >= deadline) {
+		totals->stop = STATQ_STOP_SECONDS;
+		return -2;
+	}
+	if (options->samples && totals->samples >= (uint64_t) options->samples) {
+		totals->stop = STATQ_STOP_SAMPLES;
+		return -2;
+	}
+	if (deadline) {
+		until = deadline;
+	}
+	if (*next_tick && (!until || *next_tick < until)) {
+		until = *next_tick;
+	}
+	if (!until) {
+		return -1;
+	}
+	timeout = (int) ((until - now) * 1000.0);
+	return timeout < 1 ? 1 : timeout;
+}
+
+/*
+ * The stream ended: with --follow (a live source), reconnect (*input the
+ * new connection, true: go on reading); otherwise, or when reconnecting
+ * gives up, say why it stopped (totals->stop) and false. *bytes counts
+ * what the closed connection read.
+ */
+static bool statq_reader_ended(const statq_options *options, const char *command, statq_totals *totals, statq_input **input,
+	uint64_t *bytes, double deadline, statq_reader_state *state)
+{
+	char error[1024];
+	statq_input *again;
+
+	if (!(totals->socket && options->follow && !statq_interrupted)) {
+		if (totals->socket && ((deadline && statq_now() < deadline) || options->samples)) {
+			statq_error("%s: the stream from %s ended after %.1f s, before %s (PHP reloaded or restarted? --follow reconnects)",
+				command, statq_input_name(*input), statq_now() - totals->started, deadline ? "--seconds" : "--samples");
+		}
+		totals->stop = STATQ_STOP_EOF;
+		return false;
+	}
+	statq_error("%s: the stream from %s ended (PHP reloaded or restarted?); reconnecting, for up to %g s",
+		command, statq_input_name(*input), options->retry);
+	*bytes += statq_input_bytes(*input);
+	totals->malformed += statq_input_oversized(*input);
+	statq_input_close(*input);
+	*input = NULL;
+	error[0] = '\0';
+	again = statq_reader_reconnect(options, command, deadline, error, sizeof(error));
+	if (!again) {
+		if (!statq_interrupted && !(deadline && statq_now() >= deadline)) {
+			statq_error("%s: gave up reconnecting: %s", command, error);
+			statq_incomplete = true;
+		}
+		totals->stop = statq_interrupted ? STATQ_STOP_INTERRUPTED
+			: (deadline && statq_now() >= deadline ? STATQ_STOP_SECONDS : STATQ_STOP_EOF);
+		return false;
+	}
+	*input = again;
+	totals->reconnects++;
+	state->first = true;
+	return true;
+}
+
+/* After reading: what the input counted, the pool's failed samples, the last tick, the warnings; the status. */
+static int statq_reader_done(const statq_options *options, const char *command, const statq_reader_calls *calls,
+	statq_totals *totals, statq_input *input, uint64_t bytes, bool implicit, int status)
+{
+	if (input) {
+		bytes += statq_input_bytes(input);
+		totals->malformed += statq_input_oversized(input);
+		if (statq_input_truncated(input)) {
+			statq_error("warning: %s ends inside its gzip data (a file cut short?): read what it holds", statq_input_name(input));
+		}
+	}
+	if (totals->socket && totals->pool) {
+		statq_reader_pool_failed(options->source, totals);
+	}
+	if (calls->tick) {
+		calls->tick(calls->context, totals, true);
+	}
+	if (totals->malformed) {
+		statq_error("warning: skipped %llu malformed line%s in %s", (unsigned long long) totals->malformed,
+			totals->malformed == 1 ? "" : "s", totals->source);
+	}
+	if (status == STATQ_OK && totals->samples == 0 && !statq_output_closed) {
+		statq_reader_empty(command, totals, totals->source, implicit, bytes);
+		status = STATQ_FAIL;
+	}
+	return status;
+}
+
 int statq_read(const statq_options *options, const char *command, const statq_reader_calls *calls, statq_totals *totals)
 {
 	char error[1024];
@@ -390,35 +497,14 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 	next_tick = calls->tick ? totals->started + calls->tick_every : 0;
 
 	for (;;) {
-		double now = statq_now(), until = 0;
 		statq_input_result result;
 		char *line;
 		size_t length;
-		int timeout = -1;
+		int timeout = statq_reader_timeout(options, calls, totals, deadline, &next_tick);
 
-		if (next_tick && now >= next_tick) {
-			calls->tick(calls->context, totals, false);
-			next_tick = now + calls->tick_every;
-		}
-		if (deadline && now >= deadline) {
-			totals->stop = STATQ_STOP_SECONDS;
+		if (timeout == -2) {
 			break;
 		}
-		if (options->samples && totals->samples >= (uint64_t) options->samples) {
-			totals->stop = STATQ_STOP_SAMPLES;
-			break;
-		}
-		if (deadline) {
-			until = deadline;
-		}
-		if (next_tick && (!until || next_tick < until)) {
-			until = next_tick;
-		}
-		if (until) {
-			timeout = (int) ((until - now) * 1000.0);
-			timeout = timeout < 1 ? 1 : timeout;
-		}
-
 		result = statq_input_line(input, &line, &length, timeout);
 		if (result == STATQ_INPUT_LINE) {
 			statq_reader_line(options, calls, totals, &state, tokener, line, length);
@@ -431,36 +517,9 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 		} else if (result == STATQ_INPUT_TIMEOUT) {
 			continue;
 		} else if (result == STATQ_INPUT_EOF) {
-			if (totals->socket && options->follow && !statq_interrupted) {
-				statq_input *again;
-
-				statq_error("%s: the stream from %s ended (PHP reloaded or restarted?); reconnecting, for up to %g s",
-					command, statq_input_name(input), options->retry);
-				bytes += statq_input_bytes(input);
-				totals->malformed += statq_input_oversized(input);
-				statq_input_close(input);
-				input = NULL;
-				again = statq_reader_reconnect(options, command, deadline, error, sizeof(error));
-				if (!again) {
-					if (!statq_interrupted && !(deadline && statq_now() >= deadline)) {
-						statq_error("%s: gave up reconnecting: %s", command, error);
-						statq_incomplete = true;
-					}
-					totals->stop = statq_interrupted ? STATQ_STOP_INTERRUPTED
-						: (deadline && statq_now() >= deadline ? STATQ_STOP_SECONDS : STATQ_STOP_EOF);
-					break;
-				}
-				input = again;
-				totals->reconnects++;
-				state.first = true;
-				continue;
+			if (!statq_reader_ended(options, command, totals, &input, &bytes, deadline, &state)) {
+				break;
 			}
-			if (totals->socket && ((deadline && statq_now() < deadline) || options->samples)) {
-				statq_error("%s: the stream from %s ended after %.1f s, before %s (PHP reloaded or restarted? --follow reconnects)",
-					command, statq_input_name(input), statq_now() - totals->started, deadline ? "--seconds" : "--samples");
-			}
-			totals->stop = STATQ_STOP_EOF;
-			break;
 		} else if (result == STATQ_INPUT_INTERRUPTED) {
 			totals->stop = STATQ_STOP_INTERRUPTED;
 			break;
@@ -471,28 +530,7 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 			break;
 		}
 	}
-
-	if (input) {
-		bytes += statq_input_bytes(input);
-		totals->malformed += statq_input_oversized(input);
-		if (statq_input_truncated(input)) {
-			statq_error("warning: %s ends inside its gzip data (a file cut short?): read what it holds", statq_input_name(input));
-		}
-	}
-	if (totals->socket && totals->pool) {
-		statq_reader_pool_failed(options->source, totals);
-	}
-	if (calls->tick) {
-		calls->tick(calls->context, totals, true);
-	}
-	if (totals->malformed) {
-		statq_error("warning: skipped %llu malformed line%s in %s", (unsigned long long) totals->malformed,
-			totals->malformed == 1 ? "" : "s", totals->source);
-	}
-	if (status == STATQ_OK && totals->samples == 0 && !statq_output_closed) {
-		statq_reader_empty(command, totals, totals->source, implicit, bytes);
-		status = STATQ_FAIL;
-	}
+	status = statq_reader_done(options, command, calls, totals, input, bytes, implicit, status);
 	json_tokener_free(tokener);
 	statq_input_close(input);
 	statq_table_free(&state.tails);

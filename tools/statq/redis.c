@@ -191,112 +191,145 @@ static bool statq_redis_tls_options(statq_redis *redis, const char *query, char 
 	return true;
 }
 
-static bool statq_redis_parse_address(statq_redis *redis, const char *address, char *error, size_t error_size)
+/* unix:///path, unix:/path or /path, then ?user=, ?password= and ?db= */
+static bool statq_redis_parse_unix(statq_redis *redis, const char *address, char *error, size_t error_size)
 {
-	const char *rest;
+	const char *rest, *query, *secret;
+	size_t length;
+
+	rest = strncmp(address, "unix://", 7) == 0 ? address + 7 : (address[0] == '/' ? address : address + 5);
+	query = strchr(rest, '?');
+	length = query ? (size_t) (query - rest) : strlen(rest);
+	secret = query ? strstr(query, "password=") : NULL;
+	statq_redis_shown(redis, address, secret ? secret + 9 : NULL, secret ? strcspn(secret + 9, "&") : 0);
+	if (length == 0 || length >= sizeof(redis->path)) {
+		snprintf(error, error_size, "--redis %s: give the socket's path, e.g. unix:///run/redis/redis-server.sock",
+			redis->address);
+		return false;
+	}
+	redis->unix_socket = true;
+	snprintf(redis->path, sizeof(redis->path), "%.*s", (int) length, rest);
+	return !query || statq_redis_query(redis, query + 1, redis->address, error, error_size);
+}
+
+/*
+ * [[user]:password@] before the host (an '@' before slash, the first '/'):
+ * decoded into redis, *host moved past it; sets the address for messages.
+ */
+static bool statq_redis_parse_credentials(statq_redis *redis, const char *address, const char **host, const char *slash,
+	char *error, size_t error_size)
+{
+	const char *from = *host, *at = memrchr(from, '@', (size_t) (slash - from)), *split;
+
+	if (!at) {
+		statq_redis_shown(redis, address, NULL, 0);
+		return true;
+	}
+	split = memchr(from, ':', (size_t) (at - from));
+	statq_redis_shown(redis, address, split ? split + 1 : from, split ? (size_t) (at - split - 1) : (size_t) (at - from));
+	if (!split) {
+		snprintf(error, error_size, "--redis %s: give the password after a colon: redis://:password@host or "
+			"redis://user:password@host", redis->address);
+		return false;
+	}
+	if (!statq_redis_decode(from, (size_t) (split - from), redis->user, sizeof(redis->user)) ||
+		!statq_redis_decode(split + 1, (size_t) (at - split - 1), redis->password, sizeof(redis->password))) {
+		snprintf(error, error_size, "--redis %s: the user or password is too long or has a broken %%XX escape",
+			redis->address);
+		return false;
+	}
+	redis->has_password = true;
+	*host = at + 1;
+	return true;
+}
+
+/* The host (a name, or [v6]) up to slash, copied into redis->host; *colon: the ':' before the port, or NULL. */
+static bool statq_redis_parse_host(statq_redis *redis, const char *host, const char *slash, const char **colon,
+	char *error, size_t error_size)
+{
+	const char *end;
+	size_t length;
+
+	if (host[0] == '[') {
+		end = strchr(host, ']');
+		if (!end) {
+			snprintf(error, error_size, "--redis %s: an IPv6 address needs its closing ']'", redis->address);
+			return false;
+		}
+		length = (size_t) (end - host - 1);
+		host++;
+		*colon = end[1] == ':' ? end + 1 : NULL;
+		if (end[1] && end[1] != ':' && end[1] != '/') {
+			snprintf(error, error_size, "--redis %s: expected redis://[v6]:port", redis->address);
+			return false;
+		}
+	} else {
+		*colon = memchr(host, ':', (size_t) (slash - host));
+		end = *colon ? *colon : slash;
+		length = (size_t) (end - host);
+	}
+	if (length == 0 || length >= sizeof(redis->host)) {
+		snprintf(error, error_size, "--redis %s: no host (redis://127.0.0.1:6379)", redis->address);
+		return false;
+	}
+	memcpy(redis->host, host, length);
+	redis->host[length] = '\0';
+	return true;
+}
+
+/* redis://[[user]:password@]host[:port][/db] and rediss://...[?TLS options] */
+static bool statq_redis_parse_url(statq_redis *redis, const char *address, char *error, size_t error_size)
+{
+	const char *host, *colon, *slash, *query = strchr(address, '?');
+	char head[1024];
+	size_t length;
 	int64_t port = 6379;
 
+	/* (the options after '?' are TLS's: statq_redis_tls_options) */
+	redis->tls = address[5] == 's';
+	length = query ? (size_t) (query - address) : strlen(address);
+	if (length >= sizeof(head)) {
+		snprintf(error, error_size, "--redis: the address is too long");
+		return false;
+	}
+	memcpy(head, address, length);
+	head[length] = '\0';
+	address = head;
+	host = address + (redis->tls ? 9 : 8);
+
+	slash = host + strcspn(host, "/");
+	if (!statq_redis_parse_credentials(redis, address, &host, slash, error, error_size)
+			|| !statq_redis_parse_host(redis, host, slash, &colon, error, error_size)) {
+		return false;
+	}
+	if (colon) {
+		char digits[16];
+		size_t count = (size_t) (slash - colon - 1);
+
+		snprintf(digits, sizeof(digits), "%.*s", (int) (count < 15 ? count : 15), colon + 1);
+		if (!statq_parse_int(digits, &port) || port < 1 || port > 65535) {
+			snprintf(error, error_size, "--redis %s: the port must be 1 to 65535", redis->address);
+			return false;
+		}
+	}
+	redis->port = (int) port;
+	if (*slash && !statq_redis_db(slash + 1, strlen(slash + 1), &redis->db)) {
+		snprintf(error, error_size, "--redis %s: after the host, /N is the database number (redis://host:6379/3)",
+			redis->address);
+		return false;
+	}
+	return statq_redis_tls_options(redis, query, error, error_size);
+}
+
+static bool statq_redis_parse_address(statq_redis *redis, const char *address, char *error, size_t error_size)
+{
 	memset(redis, 0, sizeof(*redis));
 	redis->db = -1;
 	if (strncmp(address, "unix://", 7) == 0 || strncmp(address, "unix:", 5) == 0 || address[0] == '/') {
-		const char *query, *secret;
-		size_t length;
-
-		rest = strncmp(address, "unix://", 7) == 0 ? address + 7 : (address[0] == '/' ? address : address + 5);
-		query = strchr(rest, '?');
-		length = query ? (size_t) (query - rest) : strlen(rest);
-		secret = query ? strstr(query, "password=") : NULL;
-		statq_redis_shown(redis, address, secret ? secret + 9 : NULL, secret ? strcspn(secret + 9, "&") : 0);
-		if (length == 0 || length >= sizeof(redis->path)) {
-			snprintf(error, error_size, "--redis %s: give the socket's path, e.g. unix:///run/redis/redis-server.sock",
-				redis->address);
-			return false;
-		}
-		redis->unix_socket = true;
-		snprintf(redis->path, sizeof(redis->path), "%.*s", (int) length, rest);
-		return !query || statq_redis_query(redis, query + 1, redis->address, error, error_size);
+		return statq_redis_parse_unix(redis, address, error, error_size);
 	}
 	if (strncmp(address, "redis://", 8) == 0 || strncmp(address, "rediss://", 9) == 0) {
-		const char *host, *colon, *end, *at, *slash, *query = strchr(address, '?');
-		char head[1024];
-		size_t length;
-
-		/* (the options after '?' are TLS's: statq_redis_tls_options) */
-		redis->tls = address[5] == 's';
-		length = query ? (size_t) (query - address) : strlen(address);
-		if (length >= sizeof(head)) {
-			snprintf(error, error_size, "--redis: the address is too long");
-			return false;
-		}
-		memcpy(head, address, length);
-		head[length] = '\0';
-		address = head;
-		host = address + (redis->tls ? 9 : 8);
-
-		/* [[user]:password@] before the host (an '@' before the first '/') */
-		slash = host + strcspn(host, "/");
-		at = memrchr(host, '@', (size_t) (slash - host));
-		if (at) {
-			const char *split = memchr(host, ':', (size_t) (at - host));
-
-			statq_redis_shown(redis, address, split ? split + 1 : host, split ? (size_t) (at - split - 1) : (size_t) (at - host));
-			if (!split) {
-				snprintf(error, error_size, "--redis %s: give the password after a colon: redis://:password@host or "
-					"redis://user:password@host", redis->address);
-				return false;
-			}
-			if (!statq_redis_decode(host, (size_t) (split - host), redis->user, sizeof(redis->user)) ||
-				!statq_redis_decode(split + 1, (size_t) (at - split - 1), redis->password, sizeof(redis->password))) {
-				snprintf(error, error_size, "--redis %s: the user or password is too long or has a broken %%XX escape",
-					redis->address);
-				return false;
-			}
-			redis->has_password = true;
-			host = at + 1;
-		} else {
-			statq_redis_shown(redis, address, NULL, 0);
-		}
-		if (host[0] == '[') {
-			end = strchr(host, ']');
-			if (!end) {
-				snprintf(error, error_size, "--redis %s: an IPv6 address needs its closing ']'", redis->address);
-				return false;
-			}
-			length = (size_t) (end - host - 1);
-			host++;
-			colon = end[1] == ':' ? end + 1 : NULL;
-			if (end[1] && end[1] != ':' && end[1] != '/') {
-				snprintf(error, error_size, "--redis %s: expected redis://[v6]:port", redis->address);
-				return false;
-			}
-		} else {
-			colon = memchr(host, ':', (size_t) (slash - host));
-			end = colon ? colon : slash;
-			length = (size_t) (end - host);
-		}
-		if (length == 0 || length >= sizeof(redis->host)) {
-			snprintf(error, error_size, "--redis %s: no host (redis://127.0.0.1:6379)", redis->address);
-			return false;
-		}
-		memcpy(redis->host, host, length);
-		redis->host[length] = '\0';
-		if (colon) {
-			char digits[16];
-			size_t count = (size_t) (slash - colon - 1);
-
-			snprintf(digits, sizeof(digits), "%.*s", (int) (count < 15 ? count : 15), colon + 1);
-			if (!statq_parse_int(digits, &port) || port < 1 || port > 65535) {
-				snprintf(error, error_size, "--redis %s: the port must be 1 to 65535", redis->address);
-				return false;
-			}
-		}
-		redis->port = (int) port;
-		if (*slash && !statq_redis_db(slash + 1, strlen(slash + 1), &redis->db)) {
-			snprintf(error, error_size, "--redis %s: after the host, /N is the database number (redis://host:6379/3)",
-				redis->address);
-			return false;
-		}
-		return statq_redis_tls_options(redis, query, error, error_size);
+		return statq_redis_parse_url(redis, address, error, error_size);
 	}
 	snprintf(error, error_size, "--redis %s: expected redis://host:port or unix:///path/to/redis.sock", address);
 	return false;
