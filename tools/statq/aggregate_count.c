@@ -2,8 +2,10 @@
  * aggregate_count.c: each sample of an entry into the counts of the files
  * it belongs to (aggregate_internal.h): the entry decompressed and split by
  * heads.h's workers, each line's head parsed there and its tail here the
- * first time it is seen (by digest after), its stack interned (text once,
- * an id), counted in its hour's and day's files, for `all` and its script.
+ * first time it is seen (by digest after), its stack interned (each
+ * frame's escaped name once, the stack as their ids; a folded file's lines
+ * the same way), counted in its hour's and day's files, for `all` and its
+ * script.
  * The main thread.
  */
 #include <dirent.h>
@@ -109,29 +111,23 @@ static uint32_t statq_agg_name_id(statq_agg *agg, const char *name, size_t lengt
 	return (uint32_t) (*value - 1);
 }
 
-uint32_t statq_agg_stack(statq_agg *agg, const char *stack, size_t length)
+/* Name id `name` as the depth-th frame of the stack being made (agg->frame_ids). */
+static void statq_agg_frame_id(statq_agg *agg, size_t depth, uint32_t name)
 {
-	const char *end = stack + length;
-	size_t depth = 0, key;
-	uint64_t *value;
-	bool added;
-
-	for (;;) {
-		const char *semicolon = memchr(stack, ';', (size_t) (end - stack));
-		const char *stop = semicolon ? semicolon : end;
-
-		if (depth == agg->frame_ids_capacity) {
-			agg->frame_ids_capacity = agg->frame_ids_capacity ? agg->frame_ids_capacity * 2 : 64;
-			agg->frame_ids = statq_realloc(agg->frame_ids, agg->frame_ids_capacity * sizeof(uint32_t));
-		}
-		agg->frame_ids[depth++] = statq_agg_name_id(agg, stack, (size_t) (stop - stack));
-		if (!semicolon) {
-			break;
-		}
-		stack = semicolon + 1;
+	if (depth == agg->frame_ids_capacity) {
+		agg->frame_ids_capacity = agg->frame_ids_capacity ? agg->frame_ids_capacity * 2 : 64;
+		agg->frame_ids = statq_realloc(agg->frame_ids, agg->frame_ids_capacity * sizeof(uint32_t));
 	}
-	key = depth * sizeof(uint32_t);
-	value = statq_table_get(&agg->stack_ids, agg->frame_ids, key, &added);
+	agg->frame_ids[depth] = name;
+}
+
+/* The id of the stack made of the first depth frame ids of agg->frame_ids, interned. */
+static uint32_t statq_agg_stack_of_ids(statq_agg *agg, size_t depth)
+{
+	size_t key = depth * sizeof(uint32_t);
+	bool added;
+	uint64_t *value = statq_table_get(&agg->stack_ids, agg->frame_ids, key, &added);
+
 	if (added) {
 		if (agg->stack_count == agg->stacks_capacity) {
 			agg->stacks_capacity = agg->stacks_capacity ? agg->stacks_capacity * 2 : 1024;
@@ -143,6 +139,24 @@ uint32_t statq_agg_stack(statq_agg *agg, const char *stack, size_t length)
 		agg->bytes += key + 1 + sizeof(statq_table_entry) * 2 + sizeof(*agg->stacks) + 16;
 	}
 	return (uint32_t) (*value - 1);
+}
+
+uint32_t statq_agg_stack(statq_agg *agg, const char *stack, size_t length)
+{
+	const char *end = stack + length;
+	size_t depth = 0;
+
+	for (;;) {
+		const char *semicolon = memchr(stack, ';', (size_t) (end - stack));
+		const char *stop = semicolon ? semicolon : end;
+
+		statq_agg_frame_id(agg, depth++, statq_agg_name_id(agg, stack, (size_t) (stop - stack)));
+		if (!semicolon) {
+			break;
+		}
+		stack = semicolon + 1;
+	}
+	return statq_agg_stack_of_ids(agg, depth);
 }
 
 size_t statq_agg_stack_text(statq_agg *agg, uint32_t stack)
@@ -211,13 +225,13 @@ static const uint32_t *statq_agg_quad(statq_agg *agg, time_t when, const char *p
 	return agg->quad_files[*value];
 }
 
-/* Append a frame's name, escaped as statq fold writes it. */
-static size_t statq_agg_name(statq_agg *agg, size_t at, const char *name)
+/* A frame's name into agg->stack, escaped as statq fold writes it; its length there. */
+static size_t statq_agg_name(statq_agg *agg, const char *name)
 {
-	size_t length = strlen(name);
+	size_t length = strlen(name), at = 0;
 
-	if (at + length * 3 + 2 > agg->stack_capacity) {
-		agg->stack_capacity = (at + length * 3 + 2) * 2;
+	if (length * 3 + 1 > agg->stack_capacity) {
+		agg->stack_capacity = (length * 3 + 1) * 2;
 		agg->stack = statq_realloc(agg->stack, agg->stack_capacity);
 	}
 	for (; *name; name++) {
@@ -238,18 +252,18 @@ static size_t statq_agg_name(statq_agg *agg, size_t at, const char *name)
 static uint64_t statq_agg_frames(statq_agg *agg, json_object *object)
 {
 	statq_sample *sample = &agg->sample;
-	size_t at = 0, i;
+	size_t depth = 0, i;
 
 	if (!statq_sample_decode(sample, object, agg->options->idle)) {
 		return STATQ_AGG_IDLE;
 	}
+	/* each name escaped as it would be folded, and interned: the stack's text is never made */
 	for (i = sample->depth; i-- > 0; ) {
-		if (at) {
-			agg->stack[at++] = ';';
-		}
-		at = statq_agg_name(agg, at, sample->frames[i].name);
+		size_t length = statq_agg_name(agg, sample->frames[i].name);  /* (agg->stack may move) */
+
+		statq_agg_frame_id(agg, depth++, statq_agg_name_id(agg, agg->stack, length));
 	}
-	return statq_agg_stack(agg, agg->stack, at);
+	return statq_agg_stack_of_ids(agg, depth);
 }
 
 static void statq_agg_add(statq_agg *agg, uint64_t stack, double time, const char *path, double fallback)

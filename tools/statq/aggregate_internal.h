@@ -110,7 +110,7 @@ typedef struct _statq_agg {
 	statq_sample sample;
 	json_tokener *tokener;
 	statq_heads *heads;
-	char        *stack;       /* one sample's folded stack */
+	char        *stack;       /* scratch: one frame's escaped name, or a stack's folded text (statq_agg_stack_text) */
 	size_t       stack_capacity;
 	double       last_flush;
 	double       last_claim;
