@@ -15,6 +15,8 @@
 
 /* the most tails statq_reader_head remembers (by digest, some 100 bytes each) before it forgets them all */
 #define STATQ_READER_TAILS 200000
+/* statq_reader_timeout: --seconds or --samples reached, stop reading */
+#define STATQ_READER_STOP (-2)
 
 static const char *statq_reader_string(json_object *object, const char *key)
 {
@@ -356,7 +358,7 @@ static void statq_reader_empty(const char *command, const statq_totals *totals, 
 
 /*
  * Before each read: the tick when due, then whether --seconds or --samples
- * is reached (-1, with totals->stop), else the timeout of the read (-1:
+ * is reached (STATQ_READER_STOP, with totals->stop), else the timeout of the read (-1:
  * none) so that it returns by the next tick or the deadline.
  */
 static int statq_reader_timeout(const statq_options *options, const statq_reader_calls *calls, statq_totals *totals,
@@ -371,11 +373,11 @@ static int statq_reader_timeout(const statq_options *options, const statq_reader
 	}
 	if (deadline && now >= deadline) {
 		totals->stop = STATQ_STOP_SECONDS;
-		return -2;
+		return STATQ_READER_STOP;
 	}
 	if (options->samples && totals->samples >= (uint64_t) options->samples) {
 		totals->stop = STATQ_STOP_SAMPLES;
-		return -2;
+		return STATQ_READER_STOP;
 	}
 	if (deadline) {
 		until = deadline;
@@ -502,7 +504,7 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 		size_t length;
 		int timeout = statq_reader_timeout(options, calls, totals, deadline, &next_tick);
 
-		if (timeout == -2) {
+		if (timeout == STATQ_READER_STOP) {
 			break;
 		}
 		result = statq_input_line(input, &line, &length, timeout);
