@@ -208,11 +208,13 @@ static bool stat_stream_send(stat_stream_client *client)
 		while (gone < client->told_count && client->told[gone].end <= client->sent) {
 			gone++;
 		}
-		for (i = gone; i < client->told_count; i++) {
-			client->told[i - gone].end = client->told[i].end - client->sent;
-			client->told[i - gone].count = client->told[i].count;
+		if (gone) {
+			client->told_count -= gone;
+			memmove(client->told, client->told + gone, client->told_count * sizeof(*client->told));
 		}
-		client->told_count -= gone;
+		for (i = 0; i < client->told_count; i++) {
+			client->told[i].end -= client->sent;
+		}
 		client->sent = 0;
 	}
 	return true;
