@@ -285,26 +285,46 @@ static bool stat_sampler_parked(stat_sampler *sampler)
 	return true;
 }
 
+/*
+ * One sample, read under the live settings (stat.arginfo, stat.stack). A
+ * setting changed by a control message while the sample was read would
+ * leave a sample stamped after the change (its time is taken when the
+ * executor's state is copied) but taken under the old value; a process that
+ * saw the change could find samples it took afterwards without it. So the
+ * settings are looked at again after the read, and when they changed the
+ * sample is read once more under the new ones, stamped anew. A change is
+ * rare (an operator's message), so this costs two loads per sample.
+ */
 static void stat_sampler_tick(stat_sampler *sampler, uint8_t clock)
 {
 	stat_sample *sample = sampler->sample;
-	bool arginfo = stat_atomic_load_relaxed(&stat_memory->live.arginfo) != 0;
-	uint64_t stack = stat_atomic_load_relaxed(&stat_memory->live.stack);
+	uint64_t arginfo = stat_atomic_load(&stat_memory->live.arginfo);
+	uint64_t stack = stat_atomic_load(&stat_memory->live.stack);
+	int reads;
 
-	memset(sample, 0, sizeof(stat_sample));
-	sample->pid = (uint32_t) sampler->pid;
-	sample->request = sampler->request;
-	sample->request_start = sampler->request_start;
-	sample->clock = clock;
-	/* (its time is set by the frame reader, when it copies the executor's state) */
+	for (reads = 0; reads < 2; reads++) {
+		uint64_t depth = stack > sampler->stack_capacity ? sampler->stack_capacity : stack;
+		uint64_t arginfo_now, stack_now;
 
-	if (stack > sampler->stack_capacity) {
-		stack = sampler->stack_capacity;
-	}
-	stat_sampler_follow(sampler);
-	if (!stat_frame_read(sampler->reader, sample, (uint32_t) stack, arginfo)) {
-		stat_atomic_inc(STAT_COUNTER(samples_failed));
-		return;
+		memset(sample, 0, sizeof(stat_sample));
+		sample->pid = (uint32_t) sampler->pid;
+		sample->request = sampler->request;
+		sample->request_start = sampler->request_start;
+		sample->clock = clock;
+		/* (its time is set by the frame reader, when it copies the executor's state) */
+
+		stat_sampler_follow(sampler);
+		if (!stat_frame_read(sampler->reader, sample, (uint32_t) depth, arginfo != 0)) {
+			stat_atomic_inc(STAT_COUNTER(samples_failed));
+			return;
+		}
+		arginfo_now = stat_atomic_load(&stat_memory->live.arginfo);
+		stack_now = stat_atomic_load(&stat_memory->live.stack);
+		if (arginfo_now == arginfo && stack_now == stack) {
+			break;
+		}
+		arginfo = arginfo_now;
+		stack = stack_now;
 	}
 
 	if (stat_ring_write(stat_memory->ring, sample, stat_sample_size(sample->depth))) {
