@@ -313,9 +313,10 @@ static inline uint16_t stat_sampler_weight(uint64_t missed)
  * settings are looked at again after the read, and when they changed the
  * sample is read once more under the new ones, stamped anew. A change is
  * rare (an operator's message), so this costs two loads per sample.
- * False when it could not be read (counted); else stat_sampler_write.
+ * False when it could not be read (counted); else *time is when it was
+ * taken, and stat_sampler_write writes it.
  */
-static bool stat_sampler_tick(stat_sampler *sampler, uint8_t clock)
+static bool stat_sampler_tick(stat_sampler *sampler, uint8_t clock, uint64_t *time)
 {
 	stat_sample *sample = sampler->sample;
 	uint64_t arginfo = stat_atomic_load(&stat_memory->live.arginfo);
@@ -346,6 +347,7 @@ static bool stat_sampler_tick(stat_sampler *sampler, uint8_t clock)
 		arginfo = arginfo_now;
 		stack = stack_now;
 	}
+	*time = sample->time;
 	return true;
 }
 
@@ -420,10 +422,10 @@ static void stat_sampler_cpu_round(stat_sampler *sampler, uint64_t interval, uin
 		*last = cpu > phase ? cpu - phase : 1;
 	}
 	if (cpu - *last >= interval && stat_sampler_thread_runs(sampler)) {
-		uint64_t missed = (cpu - *last) / interval - 1;
+		uint64_t missed = (cpu - *last) / interval - 1, time;
 
 		/* as on the wall clock, ticks that are overdue are skipped, not replayed: the sample stands for them */
-		if (stat_sampler_tick(sampler, STAT_CLOCK_CPU)) {
+		if (stat_sampler_tick(sampler, STAT_CLOCK_CPU, &time)) {
 			stat_sampler_write(sampler, stat_sampler_weight(missed));
 		}
 		if (missed) {
@@ -487,7 +489,7 @@ static void stat_sampler_run(stat_sampler *sampler)
 	uint64_t last = stat_clock_now(), next = last + phase, length = interval, cpu_last = 0, idle = 0;
 
 	while (stat_atomic_load_u32(&sampler->state) == STAT_SAMPLER_RUN) {
-		uint64_t now, missed;
+		uint64_t now, time = 0, at, missed;
 		bool read;
 
 		interval = stat_atomic_load_relaxed(&stat_memory->live.interval) * STAT_NS_PER_USEC;
@@ -525,12 +527,18 @@ static void stat_sampler_run(stat_sampler *sampler)
 			break;
 		}
 
-		read = stat_sampler_tick(sampler, STAT_CLOCK_WALL);
+		read = stat_sampler_tick(sampler, STAT_CLOCK_WALL, &time);
 
-		/* the next interval; those wholly past are skipped, not replayed: the sample stands for them (stat_sampler_weight) */
+		/*
+		 * The next interval; those wholly past when the sample was taken are
+		 * skipped, not replayed: the sample stands for them
+		 * (stat_sampler_weight). Those that pass after it (the sampler kept
+		 * from running once it had read) are the next sample's, taken at once.
+		 */
 		last += interval;
 		now = stat_clock_now();
-		missed = now >= last + interval ? (now - last) / interval : 0;
+		at = read ? time : now;
+		missed = at >= last + interval ? (at - last) / interval : 0;
 		if (missed) {
 			stat_atomic_count(STAT_COUNTER(ticks_missed), missed);
 			last += missed * interval;

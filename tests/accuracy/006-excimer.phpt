@@ -74,19 +74,22 @@ file_put_contents($argv[1] . '.excimer', json_encode(['counts' => $counts, 'tota
 PHP;
 
 $stat = [];
-$total = 0;
-$result = stat_accuracy_run($script, stat_accuracy_excimer_ini(), function (array $sample) use (&$stat, &$total) {
+$total = $taken = 0;
+/* each sample counts as its weight (the intervals it stands for), as Excimer counts a sample's events */
+$result = stat_accuracy_run($script, stat_accuracy_excimer_ini(), function (array $sample) use (&$stat, &$total, &$taken) {
+    $weight = $sample['weight'] ?? 1;
     $names = [];
     foreach ($sample['stack'] as $frame) {
         $names[$frame['function'] ?? ''] = true;
     }
     foreach (array_keys($names) as $name) {
-        $stat[$name] = ($stat[$name] ?? 0) + 1;
+        $stat[$name] = ($stat[$name] ?? 0) + $weight;
     }
-    $total++;
+    $total += $weight;
+    $taken++;
 });
 $excimer = json_decode((string) file_get_contents($result['truth_file'] . '.excimer'), true);
-printf("samples: stat %s, Excimer %s\n", $total >= 10000 ? 'enough' : $total, $excimer['total'] >= 10000 ? 'enough' : $excimer['total']);
+printf("samples: stat %s, Excimer %s\n", $taken >= 10000 ? 'enough' : $taken, $excimer['total'] >= 10000 ? 'enough' : $excimer['total']);
 $differences = [];
 foreach (FUNCTIONS as $function) {
     $a = 100 * ($stat[$function] ?? 0) / max(1, $total);
