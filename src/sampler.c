@@ -297,7 +297,7 @@ static bool stat_sampler_parked(stat_sampler *sampler)
  * Counted as 1 each, the late samples would leave out the time they cover:
  * with both CPUs saturated by two busy loops, 25-40% of the ticks were
  * skipped and a part of a workload came up to 15 points under its share of
- * the time (hrtime()); weighted, within 1.2 (tests/accuracy/007).
+ * the time (hrtime()); weighted, within 1.7 (tests/accuracy/007).
  */
 static inline uint16_t stat_sampler_weight(uint64_t missed)
 {
