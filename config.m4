@@ -58,40 +58,45 @@ if test "$PHP_STAT" != "no"; then
 
   STAT_SOURCES="\
     stat.c \
-    src/clock.c \
-    src/mapping.c \
-    src/settings.c \
-    src/strings.c \
-    src/ring.c \
-    src/requests.c \
-    src/samplers.c \
-    src/frame.c \
-    src/frame_window.c \
-    src/frame_names.c \
-    src/frame_depth.c \
-    src/frame_generators.c \
-    src/frame_args.c \
-    src/frame_chain.c \
-    src/frame_frameless.c \
-    src/sampler.c \
-    src/request.c \
-    src/sample.c \
-    src/buffer.c \
-    src/address.c \
-    src/socket.c \
-    src/listener.c \
-    src/endpoints.c \
-    src/clients.c \
-    src/stream.c \
-    src/dump.c \
-    src/control.c \
-    src/status.c \
-    src/invocation.c \
-    src/warnings.c \
+    src/shared/clock.c \
+    src/shared/mapping.c \
+    src/shared/strings.c \
+    src/shared/ring.c \
+    src/shared/requests.c \
+    src/shared/samplers.c \
+    src/common/buffer.c \
+    src/common/address.c \
+    src/request/settings.c \
+    src/request/request.c \
+    src/request/endpoints.c \
+    src/request/dump.c \
+    src/request/invocation.c \
+    src/request/warnings.c \
+    src/sampler/sampler.c \
+    src/sampler/frame.c \
+    src/sampler/frame_window.c \
+    src/sampler/frame_names.c \
+    src/sampler/frame_depth.c \
+    src/sampler/frame_generators.c \
+    src/sampler/frame_args.c \
+    src/sampler/frame_chain.c \
+    src/sampler/frame_frameless.c \
+    src/listener/listener.c \
+    src/listener/socket.c \
+    src/listener/clients.c \
+    src/listener/stream.c \
+    src/listener/control.c \
+    src/listener/status.c \
+    src/listener/sample.c \
   "
 
   PHP_NEW_EXTENSION(stat, $STAT_SOURCES, $ext_shared, , $STAT_CFLAGS, , yes)
-  PHP_ADD_BUILD_DIR($ext_builddir/src, 1)
+  dnl src/ is in folders by where the code runs (src/README.md); each needs its object dir
+  PHP_ADD_BUILD_DIR($ext_builddir/src/request, 1)
+  PHP_ADD_BUILD_DIR($ext_builddir/src/sampler, 1)
+  PHP_ADD_BUILD_DIR($ext_builddir/src/listener, 1)
+  PHP_ADD_BUILD_DIR($ext_builddir/src/shared, 1)
+  PHP_ADD_BUILD_DIR($ext_builddir/src/common, 1)
   dnl statq, the command-line client, is built beside the extension
   PHP_ADD_MAKEFILE_FRAGMENT([$ext_srcdir/tools/statq/Makefile.frag])
 fi

@@ -19,7 +19,7 @@ ZEND_TSRMLS_CACHE_EXTERN()
 
 /*
  * The request thread's state (one per thread under ZTS): written and read
- * by the request thread only, through src/request.c.
+ * by the request thread only, through src/request/request.c.
  */
 ZEND_BEGIN_MODULE_GLOBALS(stat)
 	struct _stat_sampler *sampler;        /* this thread's sampler, made at its first sampled request; NULL none */

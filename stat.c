@@ -1,12 +1,14 @@
 /*
  * stat.c: the extension's entry points. Each only dispatches to the areas in
- * src/, where each concept lives, through their startup and shutdown
- * functions (stat_<area>_minit, _rinit, _rshutdown, _mshutdown):
- * settings.c (the INI settings), mapping.c (the shared mapping), sample.c
- * (the encoder's tables), request.c (this request: its sampler and its
- * record), endpoints.c (this process's sockets and its side of the
- * listener), dump.c (stat.dump), warnings.c (startup warnings under
- * php-fpm). TECHNOTES.md says how they fit.
+ * src/ (in folders by what runs their code, src/README.md), where each
+ * concept lives, through their startup and shutdown functions
+ * (stat_<area>_minit, _rinit, _rshutdown, _mshutdown): request/settings.c
+ * (the INI settings), shared/mapping.c (the shared mapping),
+ * listener/sample.c (the encoder's tables), request/request.c (this
+ * request: its sampler and its record), request/endpoints.c (this process's
+ * sockets and its side of the listener), request/dump.c (stat.dump),
+ * request/warnings.c (startup warnings under php-fpm). TECHNOTES.md says
+ * how they fit.
  *
  * stat is a zend_extension (for the `php -v` line) that starts a module
  * (for INI entries, functions, phpinfo() and extension_loaded()).
@@ -26,20 +28,20 @@
 #include "php_stat.h"
 #include "stat_arginfo.h"
 
-#include "src/settings.h"
-#include "src/memory.h"
-#include "src/mapping.h"
-#include "src/clock.h"
-#include "src/strings.h"
-#include "src/samplers.h"
-#include "src/ring.h"
-#include "src/sample.h"
-#include "src/request.h"
-#include "src/endpoints.h"
-#include "src/listener.h"
-#include "src/dump.h"
-#include "src/invocation.h"
-#include "src/warnings.h"
+#include "src/request/settings.h"
+#include "src/shared/memory.h"
+#include "src/shared/mapping.h"
+#include "src/shared/clock.h"
+#include "src/shared/strings.h"
+#include "src/shared/samplers.h"
+#include "src/shared/ring.h"
+#include "src/listener/sample.h"
+#include "src/request/request.h"
+#include "src/request/endpoints.h"
+#include "src/listener/listener.h"
+#include "src/request/dump.h"
+#include "src/request/invocation.h"
+#include "src/request/warnings.h"
 
 ZEND_DECLARE_MODULE_GLOBALS(stat)
 

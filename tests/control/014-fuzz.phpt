@@ -51,7 +51,7 @@ function random_int64(): int
     return unpack('q', random_bytes_seeded(8))[1];
 }
 
-/* [min, max, ceiling] of each control (src/control.c), the live value each starts from */
+/* [min, max, ceiling] of each control (src/listener/control.c), the live value each starts from */
 $ranges = [
     CTL_AUTO => [0, 1, 1], CTL_SAMPLERS => [0, CTL_SAMPLERS_MAX, CTL_SAMPLERS_MAX],
     CTL_INTERVAL => [CTL_INTERVAL_MIN, CTL_INTERVAL_MAX, CTL_INTERVAL_MAX], CTL_ARGINFO => [0, 1, 1],

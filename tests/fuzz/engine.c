@@ -1,6 +1,6 @@
 /*
- * engine.c: the engine's symbols that the frame reader (src/frame.c and
- * src/frame_*.c) refers to, answered by the frame reader's fuzzer
+ * engine.c: the engine's symbols that the frame reader (src/sampler/frame.c and
+ * src/sampler/frame_*.c) refers to, answered by the frame reader's fuzzer
  * (frame-fuzz.c) instead of a running PHP.
  *
  * The reader is compiled unchanged against the installed PHP headers; what it

@@ -1,5 +1,5 @@
 /*
- * frame-fuzz.c: the frame reader (src/frame.c and src/frame_*.c, compiled
+ * frame-fuzz.c: the frame reader (src/sampler/frame.c and src/sampler/frame_*.c, compiled
  * unchanged) run against an image of an executor whose frames, links,
  * functions, oplines, strings and generators are corrupted from the fuzzer's
  * input.
@@ -15,7 +15,7 @@
  * zend_strings with their hashes. The reader reads it with pid = getpid().
  *
  * The frames are laid as the engine lays them, for the reader judges each
- * copy by what the engine guarantees (src/frame_chain.c) and restarts or
+ * copy by what the engine guarantees (src/sampler/frame_chain.c) and restarts or
  * drops a stack that breaks it: a call made by PHP code (no ZEND_CALL_TOP)
  * has a user function for its caller, standing at the opcode that made it
  * (DO_UCALL, DO_ICALL, DO_FCALL, DO_FCALL_BY_NAME; INCLUDE_OR_EVAL for
@@ -76,11 +76,11 @@
 #include "zend_generators.h"
 #include "zend_fibers.h"
 
-#include "frame.h"
-#include "sample.h"
-#include "settings.h"
-#include "strings.h"
-#include "memory.h"
+#include "sampler/frame.h"
+#include "listener/sample.h"
+#include "request/settings.h"
+#include "shared/strings.h"
+#include "shared/memory.h"
 
 #include "engine.h"
 

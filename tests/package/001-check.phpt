@@ -56,10 +56,10 @@ run('git init -q && git add -A');
 [$status, $out] = run('scripts/package-check');
 echo "checkout: exit $status, ", end($out) !== false && preg_match('/^\d+ passed, 0 failed, \d+ skipped$/', end($out)) ? 'nothing failed' : implode("\n", $out), "\n";
 
-file_put_contents("$copy/src/extra.c", "/* extra.c: a new source file */\n");
-[$status, $out] = run('git add src/extra.c && scripts/package-check');
+file_put_contents("$copy/src/shared/extra.c", "/* extra.c: a new source file */\n");
+[$status, $out] = run('git add src/shared/extra.c && scripts/package-check');
 echo "a new file: exit $status\n", implode("\n", fails($out)), "\n";
-run('git rm -q -f src/extra.c');
+run('git rm -q -f src/shared/extra.c');
 
 $gone = 'tests/strings/' . basename(glob("$copy/tests/strings/*.phpt")[0]);
 run("git rm -q -f $gone");
@@ -84,7 +84,7 @@ echo "every place says 1.0.1: exit $status, ", preg_match('/^\d+ passed, 0 faile
 checkout: exit 0, nothing failed
 a new file: exit 1
 FAIL: git tracks files package.xml does not list (add them to its <contents>, or to $unreleased in scripts/package-check if no release needs them):
-   <file name="src/extra.c" role="src"/>
+   <file name="src/shared/extra.c" role="src"/>
 a listed file removed: exit 1
 FAIL: package.xml lists files that do not exist: tests/strings/…
 FAIL: package.xml lists files git does not track: tests/strings/…

@@ -9,14 +9,16 @@ require __DIR__ . '/../utils.inc';
 require __DIR__ . '/graph.inc';
 
 /*
- * The modules of $dir and who includes whom: a module is a .c and its .h of
- * the same name; a module with a private header (X_internal.h) is split
- * across files X_*.c and X_*.h, all of them the module X. Returns
- * [module => [module it includes => "file: line"]].
+ * The modules of $dir (src/, by folder) and who includes whom: a module is a
+ * .c and its .h of the same name; a module with a private header
+ * (X_internal.h) is split across files X_*.c and X_*.h, all of them the
+ * module X. An include names a header of its own folder ("ring.h") or of
+ * another ("../shared/ring.h"). Returns [module => [module it includes =>
+ * "folder/file: line"]].
  */
 function stat_modules(string $dir): array
 {
-    $files = array_merge(glob("$dir/*.c"), glob("$dir/*.h"));
+    $files = array_merge(glob("$dir/*/*.c"), glob("$dir/*/*.h"));
     $split = [];
     foreach ($files as $file) {
         if (preg_match('/^(.+)_internal\.h$/', basename($file), $m)) {
@@ -24,7 +26,7 @@ function stat_modules(string $dir): array
         }
     }
     $module = function (string $name) use ($split): string {
-        $stem = preg_replace('/\.[ch]$/', '', $name);
+        $stem = preg_replace('/\.[ch]$/', '', basename($name));
         foreach ($split as $prefix) {
             if (str_starts_with($stem, $prefix . '_')) {
                 return $prefix;
@@ -34,13 +36,14 @@ function stat_modules(string $dir): array
     };
     $graph = [];
     foreach ($files as $file) {
-        $from = $module(basename($file));
+        $from = $module($file);
+        $where = basename(dirname($file)) . '/' . basename($file);
         $graph[$from] ??= [];
         foreach (file($file) as $n => $line) {
-            if (preg_match('/^\s*#\s*include\s+"([^"\/]+\.h)"/', $line, $m) && is_file("$dir/$m[1]")) {
+            if (preg_match('/^\s*#\s*include\s+"((?:\.\.\/[a-z_]+\/)?[^"\/]+\.h)"/', $line, $m) && is_file(dirname($file) . "/$m[1]")) {
                 $to = $module($m[1]);
                 if ($to !== $from) {
-                    $graph[$from][$to] ??= basename($file) . ':' . ($n + 1);
+                    $graph[$from][$to] ??= "$where:" . ($n + 1);
                 }
             }
         }
@@ -85,14 +88,16 @@ if ($cycle === null) {
 /* a copy with one include that closes a circle (the memory -> sample -> strings -> memory of before) */
 $copy = stat_test_dir() . '/src';
 mkdir($copy);
-foreach (array_merge(glob("$src/*.c"), glob("$src/*.h")) as $file) {
-    copy($file, "$copy/" . basename($file));
+foreach (array_merge(glob("$src/*/*.c"), glob("$src/*/*.h")) as $file) {
+    $to = "$copy/" . basename(dirname($file)) . '/' . basename($file);
+    is_dir(dirname($to)) || mkdir(dirname($to));
+    copy($file, $to);
 }
-file_put_contents("$copy/memory.h", str_replace('#include "atomic.h"', "#include \"atomic.h\"\n#include \"sample.h\"", file_get_contents("$copy/memory.h")));
+file_put_contents("$copy/shared/memory.h", str_replace('#include "atomic.h"', "#include \"atomic.h\"\n#include \"../listener/sample.h\"", file_get_contents("$copy/shared/memory.h")));
 $graph = stat_modules($copy);
 $cycle = stat_graph_cycle($graph);
 echo 'with memory.h including sample.h: ', $cycle === null ? 'no cycle found' : stat_cycle_text($graph, $cycle), "\n";
 ?>
 --EXPECTF--
 src/: no include cycle
-with memory.h including sample.h: %s -> (memory.h:%d) sample -> %s
+with memory.h including sample.h: %s -> (shared/memory.h:%d) sample -> %s

@@ -4,7 +4,7 @@ sampler: the sampler thread runs on the CPU the request thread runs on (it follo
 <?php
 if (!is_readable('/proc/self/task')) die('skip needs /proc');
 if ((int) shell_exec('nproc') < 2) die('skip one CPU: every thread runs on it');
-/* the sampler follows PHP only where it can ask for a short scheduler slice (src/sampler.c) */
+/* the sampler follows PHP only where it can ask for a short scheduler slice (src/sampler/sampler.c) */
 if (preg_match('/^(\d+)\.(\d+)/', php_uname('r'), $m) && ($m[1] * 100 + $m[2]) < 612) die('skip Linux before 6.12: the sampler does not follow PHP\'s CPU');
 /* glibc 2.35+ registers each thread's rseq area, where the kernel keeps its CPU */
 if (function_exists('shell_exec') && preg_match('/(\d+)\.(\d+)/', (string) shell_exec('getconf GNU_LIBC_VERSION 2>/dev/null'), $m) && ($m[1] * 100 + $m[2]) < 235) die('skip glibc before 2.35 has no rseq');

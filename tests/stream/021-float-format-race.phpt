@@ -1,7 +1,7 @@
 --TEST--
 stream: formatting sample times on the listener (a thread when this was found, a process now) does not corrupt PHP's float formatting (zend_dtoa is not thread-safe)
 --DESCRIPTION--
-Found by bench/run: src/sample.c includes php.h, which defines snprintf as ap_php_snprintf; its "%.6f"
+Found by bench/run: src/listener/sample.c includes php.h, which defines snprintf as ap_php_snprintf; its "%.6f"
 goes through zend_dtoa, whose Bigint freelist is shared and unlocked in NTS builds. The listener, then a thread,
 formatting "elapsed" while the PHP thread formats floats corrupts the heap (double free in
 zend_shutdown_strtod, segfaults) and PHP's own float results. Using libc's snprintf there fixes it.

@@ -9,7 +9,7 @@ stat.control=0
 <?php
 require __DIR__ . '/unit.inc';
 
-stat_unit_run('stalled-writer.c', ['ring.c', 'requests.c'], ['-Dmemcpy=stat_unit_memcpy']);
+stat_unit_run('stalled-writer.c', ['shared/ring.c', 'shared/requests.c'], ['-Dmemcpy=stat_unit_memcpy']);
 ?>
 --EXPECT--
 ring: writer stalled halfway through its copy: ok - B written yes, read while A stalled B, after A went on skipped (A's write refused)

@@ -9,7 +9,7 @@ stat.control=0
 <?php
 require __DIR__ . '/unit.inc';
 
-stat_unit_run('test-ring.c', ['ring.c']);
+stat_unit_run('test-ring.c', ['shared/ring.c']);
 ?>
 --EXPECT--
 ring: a sample written is read back whole, once: ok

@@ -9,7 +9,7 @@ stat.control=0
 <?php
 require __DIR__ . '/unit.inc';
 
-stat_unit_run('test-requests.c', ['requests.c']);
+stat_unit_run('test-requests.c', ['shared/requests.c']);
 ?>
 --EXPECT--
 requests: ids count from 1; a record reads back exactly; id 0 and an id not yet written read as nothing: ok

@@ -9,7 +9,7 @@ stat.control=0
 <?php
 require __DIR__ . '/unit.inc';
 
-stat_unit_run('test-samplers.c', ['samplers.c']);
+stat_unit_run('test-samplers.c', ['shared/samplers.c']);
 ?>
 --EXPECT--
 samplers: with a limit of 2 a third claim is refused; a place given back is claimed again: ok

@@ -21,8 +21,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "ring.h"
-#include "requests.h"
+#include "shared/ring.h"
+#include "shared/requests.h"
 
 #define SAMPLE 4096
 

@@ -1,5 +1,5 @@
 /*
- * test-requests.c: the request table (src/requests.c, linked unchanged).
+ * test-requests.c: the request table (src/shared/requests.c, linked unchanged).
  *
  * Lookup: ids count up from 1, a record reads back exactly (path, method,
  * URI and its length), id 0 and ids not yet written read as nothing. Reuse:
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "requests.h"
+#include "shared/requests.h"
 #include "unit.h"
 
 /*

@@ -1,5 +1,5 @@
 /*
- * test-ring.c: the shared ring (src/ring.c, linked unchanged) on its own.
+ * test-ring.c: the shared ring (src/shared/ring.c, linked unchanged) on its own.
  *
  * Single-threaded cases pin down the protocol's arithmetic: a round trip,
  * the zeros after a short sample, a sample longer than a slot cut to it,
@@ -25,7 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ring.h"
+#include "shared/ring.h"
 #include "unit.h"
 
 #define SAMPLE   256

@@ -1,5 +1,5 @@
 /*
- * test-samplers.c: the table of sampler places (src/samplers.c, linked
+ * test-samplers.c: the table of sampler places (src/shared/samplers.c, linked
  * unchanged) that enforces stat.samplers across processes.
  *
  * A limit is a limit: claims past it are refused, a place given back can be
@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "samplers.h"
+#include "shared/samplers.h"
 #include "unit.h"
 
 static stat_samplers *test_table(void)

@@ -1,7 +1,7 @@
 /*
- * test-strings.c: the shared string arena (src/strings.c) on its own.
+ * test-strings.c: the shared string arena (src/shared/strings.c) on its own.
  *
- * src/strings.c is included, unchanged, so the cases can reach its hash
+ * src/shared/strings.c is included, unchanged, so the cases can reach its hash
  * and record layout: they build names that collide on purpose. Checked:
  * dedup (a name interned twice is one reference; its bytes read back),
  * references that are no string (none, full, garbage) read as nothing, names
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "strings.c"
+#include "shared/strings.c"
 #include "unit.h"
 
 /* what strings.c counts in (memory.h): a mapping of our own */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "options.h"
-/* stat's src/control_codes.h: the ranges the help names are the ones the control socket applies */
+/* stat's src/common/control_codes.h: the ranges the help names are the ones the control socket applies */
 #include "control_codes.h"
 
 #define STATQ_TEXT_(x) #x

@@ -22,7 +22,7 @@
 
 #include "input.h"
 #include "options.h"
-/* stat's src/control_codes.h (the Makefile adds -iquote ../../src: quoted includes only, so <strings.h> stays the C library's) */
+/* stat's src/common/control_codes.h (the Makefile adds -iquote ../../src/common: quoted includes only, so <strings.h> stays the C library's) */
 #include "control_codes.h"
 
 /* seconds to wait for stat's replies */

@@ -14,12 +14,12 @@
 
 #include "mapping.h"
 #include "memory.h"
-#include "settings.h"
+#include "../request/settings.h"
 #include "ring.h"
 #include "strings.h"
 #include "requests.h"
 #include "samplers.h"
-#include "sample.h"
+#include "../listener/sample.h"
 #include "clock.h"
 
 #define STAT_MEMORY_MAGIC 0x7374617473686d31ULL /* "stat shm1" */

@@ -79,10 +79,10 @@
 #include "SAPI.h"
 
 #include "frame.h"
-#include "clock.h"
-#include "settings.h"
-#include "strings.h"
-#include "atomic.h"
+#include "../shared/clock.h"
+#include "../request/settings.h"
+#include "../shared/strings.h"
+#include "../shared/atomic.h"
 #include "frame_internal.h"
 
 /* Request thread: the address of a method of the engine's (0: none), the same for the whole process. */

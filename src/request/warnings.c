@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "warnings.h"
-#include "atomic.h"
+#include "../shared/atomic.h"
 
 #define STAT_WARNINGS_SIZE 4096
 

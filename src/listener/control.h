@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "control_codes.h"  /* the codes, reply statuses and ranges, shared with statq */
+#include "../common/control_codes.h"  /* the codes, reply statuses and ranges, shared with statq */
 
 /* The 16 bytes sent back for each whole message (control_codes.h). */
 typedef struct _stat_control_reply {

@@ -23,8 +23,8 @@
 #include "php.h"
 
 #include "frame_internal.h"
-#include "memory.h"
-#include "strings.h"
+#include "../shared/memory.h"
+#include "../shared/strings.h"
 
 /* Copy a zend_string and intern it (cut at a NUL: anonymous class names carry one). */
 bool stat_frame_string(stat_frame_reader *reader, uintptr_t address, uint32_t *ref)

@@ -38,9 +38,9 @@
 #include "stream.h"
 #include "control.h"
 #include "status.h"
-#include "clock.h"
-#include "memory.h"
-#include "atomic.h"
+#include "../shared/clock.h"
+#include "../shared/memory.h"
+#include "../shared/atomic.h"
 
 
 /* a listener whose last round is older than this is not serving (it rounds at least every second) */

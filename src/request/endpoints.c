@@ -16,12 +16,12 @@
 #include "ext/standard/info.h"
 
 #include "endpoints.h"
-#include "socket.h"
-#include "listener.h"
+#include "../listener/socket.h"
+#include "../listener/listener.h"
 #include "settings.h"
-#include "memory.h"
-#include "clock.h"
-#include "atomic.h"
+#include "../shared/memory.h"
+#include "../shared/clock.h"
+#include "../shared/atomic.h"
 #include "warnings.h"
 
 #define STAT_ERROR_SIZE 512

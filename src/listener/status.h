@@ -16,7 +16,7 @@
 
 #include <stdbool.h>
 
-#include "buffer.h"
+#include "../common/buffer.h"
 
 /* When the listener starts serving: remember its start for the status line. */
 void stat_status_start(const char *stream, const char *control);

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "buffer.h"
+#include "../common/buffer.h"
 
 /* what the innermost frame runs (JSON "type") */
 typedef enum {

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "clients.h"
-#include "memory.h"
-#include "atomic.h"
+#include "../shared/memory.h"
+#include "../shared/atomic.h"
 
 static int stat_clients_spare = -1;
 

@@ -14,15 +14,15 @@
 #include "php.h"
 #include "SAPI.h"
 
-#include "../php_stat.h"
+#include "../../php_stat.h"
 #include "request.h"
-#include "requests.h"
-#include "sampler.h"
-#include "frame.h"
-#include "memory.h"
+#include "../shared/requests.h"
+#include "../sampler/sampler.h"
+#include "../sampler/frame.h"
+#include "../shared/memory.h"
 #include "settings.h"
-#include "strings.h"
-#include "atomic.h"
+#include "../shared/strings.h"
+#include "../shared/atomic.h"
 #include "warnings.h"
 
 #define STAT_ERROR_SIZE 512

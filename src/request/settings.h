@@ -16,8 +16,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "control_codes.h"  /* STAT_INTERVAL_MIN/MAX, STAT_STACK_MAX, STAT_SAMPLERS_LIMIT_MAX, STAT_CLOCK_* */
-#include "address.h"
+#include "../common/control_codes.h"  /* STAT_INTERVAL_MIN/MAX, STAT_STACK_MAX, STAT_SAMPLERS_LIMIT_MAX, STAT_CLOCK_* */
+#include "../common/address.h"
 
 #define STAT_INTERVAL_DEFAULT 100
 #define STAT_SAMPLES_MAX      16777216

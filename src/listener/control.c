@@ -9,11 +9,11 @@
 
 #include "control.h"
 #include "clients.h"
-#include "clock.h"
-#include "memory.h"
-#include "settings.h"
-#include "atomic.h"
-#include "buffer.h"
+#include "../shared/clock.h"
+#include "../shared/memory.h"
+#include "../request/settings.h"
+#include "../shared/atomic.h"
+#include "../common/buffer.h"
 
 #define STAT_CONTROL_MESSAGE 16
 

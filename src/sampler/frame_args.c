@@ -25,7 +25,7 @@
 #include "php.h"
 
 #include "frame_internal.h"
-#include "strings.h"
+#include "../shared/strings.h"
 
 /* Whether a frame's head, copied again, is still the call of func_address with num_args arguments. */
 static inline bool stat_frame_args_same_call(const unsigned char *head, uintptr_t func_address, uint32_t num_args)

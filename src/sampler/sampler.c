@@ -54,14 +54,14 @@
 #include <unistd.h>
 
 #include "sampler.h"
-#include "settings.h"
+#include "../request/settings.h"
 #include "frame.h"
-#include "memory.h"
-#include "ring.h"
-#include "samplers.h"
-#include "sample.h"
-#include "clock.h"
-#include "atomic.h"
+#include "../shared/memory.h"
+#include "../shared/ring.h"
+#include "../shared/samplers.h"
+#include "../listener/sample.h"
+#include "../shared/clock.h"
+#include "../shared/atomic.h"
 
 /* the longest a sampler sleeps before looking at the live interval again */
 #define STAT_SAMPLER_SLICE (50 * 1000 * 1000ULL)

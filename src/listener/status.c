@@ -10,14 +10,14 @@
 #include <json-c/json.h>
 
 #include "status.h"
-#include "atomic.h"
-#include "clock.h"
-#include "memory.h"
-#include "ring.h"
-#include "samplers.h"
-#include "settings.h"
-#include "strings.h"
-#include "../php_stat.h"
+#include "../shared/atomic.h"
+#include "../shared/clock.h"
+#include "../shared/memory.h"
+#include "../shared/ring.h"
+#include "../shared/samplers.h"
+#include "../request/settings.h"
+#include "../shared/strings.h"
+#include "../../php_stat.h"
 
 static struct {
 	uint64_t started;  /* stat's clock when the listener began serving */

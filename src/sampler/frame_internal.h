@@ -30,7 +30,7 @@
 
 #include "frame.h"
 #include "frame_layout.h"
-#include "settings.h"  /* STAT_STACK_MAX */
+#include "../request/settings.h"  /* STAT_STACK_MAX */
 
 #define STAT_FRAME_CACHE       1024
 /*

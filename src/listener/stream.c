@@ -12,12 +12,12 @@
 
 #include "stream.h"
 #include "clients.h"
-#include "memory.h"
-#include "ring.h"
+#include "../shared/memory.h"
+#include "../shared/ring.h"
 #include "sample.h"
-#include "clock.h"
+#include "../shared/clock.h"
 #include "status.h"
-#include "atomic.h"
+#include "../shared/atomic.h"
 
 /* how much JSON a client may have waiting before we stop filling it */
 #define STAT_STREAM_BUFFER_LIMIT (1024 * 1024)

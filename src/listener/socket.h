@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "address.h"
+#include "../common/address.h"
 
 /* A listening socket: opened in MINIT (one each for the stream and the control socket), then the listener's. */
 typedef struct _stat_socket {

@@ -24,11 +24,11 @@
 #undef snprintf
 
 #include "sample.h"
-#include "memory.h"
-#include "strings.h"
-#include "requests.h"
-#include "clock.h"
-#include "settings.h"
+#include "../shared/memory.h"
+#include "../shared/strings.h"
+#include "../shared/requests.h"
+#include "../shared/clock.h"
+#include "../request/settings.h"
 
 static const char *stat_opcode_names[256];
 

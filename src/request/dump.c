@@ -18,11 +18,11 @@
 #include <unistd.h>
 
 #include "dump.h"
-#include "memory.h"
-#include "ring.h"
-#include "sample.h"
-#include "buffer.h"
-#include "clock.h"
+#include "../shared/memory.h"
+#include "../shared/ring.h"
+#include "../listener/sample.h"
+#include "../common/buffer.h"
+#include "../shared/clock.h"
 #include "settings.h"
 #include "warnings.h"
 

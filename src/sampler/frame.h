@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "sample.h"
+#include "../listener/sample.h"
 
 typedef struct _stat_frame_reader stat_frame_reader;
 

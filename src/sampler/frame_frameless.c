@@ -31,7 +31,7 @@
 #include "zend_vm_opcodes.h"
 
 #include "frame_internal.h"
-#include "strings.h"
+#include "../shared/strings.h"
 
 #ifdef ZEND_FRAMELESS_ICALL_0
 #include "zend_frameless_function.h"
