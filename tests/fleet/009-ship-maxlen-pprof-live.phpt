@@ -40,7 +40,12 @@ printf("host and pool labels default to this host's name: %s\n", $labels === ["$
 
 /* --- pprof -s: a php-cgi request on the CPU clock, read live -------------------- */
 $script = "$dir/checkout.php";
-file_put_contents($script, stat_pool_busy(1.0));
+/*
+ * It works only once both readers are connected (3 stream clients accepted: the probe below, record and pprof), at most
+ * 20 s: the readers' start is not raced against the request's end (a reader started after it cannot connect at all)
+ */
+file_put_contents($script, "<?php\n\$until = microtime(true) + 20;\n"
+    . "while (stat\\counters()['clients_total'] < 3 && microtime(true) < \$until) { usleep(1000); }\n?>" . stat_pool_busy(1.0));
 $ini = stat_pool_ini(['stat.stream' => "unix://$dir/cgi.sock", 'stat.clock' => 'cpu', 'stat.interval' => '1000', 'stat.stack' => '16'], 'cgi.ini');
 $env = ['PATH' => '/usr/bin:/bin', 'PHP_INI_SCAN_DIR' => '', 'REDIRECT_STATUS' => '200', 'REQUEST_METHOD' => 'POST',
     'SCRIPT_FILENAME' => $script, 'SCRIPT_NAME' => '/checkout.php', 'REQUEST_URI' => '/checkout?cart=7', 'QUERY_STRING' => 'cart=7',
@@ -48,7 +53,10 @@ $env = ['PATH' => '/usr/bin:/bin', 'PHP_INI_SCAN_DIR' => '', 'REDIRECT_STATUS' =
 $cgi = proc_open([stat_pool_binary('cgi'), '-c', $ini], [0 => ['file', '/dev/null', 'r'], 1 => ['file', "$dir/cgi.out", 'w'],
     2 => ['file', "$dir/cgi.out", 'a']], $pipes, $dir, $env + stat_pool_sanitizer_env());
 StatPoolProcesses::$handles[] = $cgi;
-var_dump(stat_test_until(fn() => file_exists("$dir/cgi.sock")));
+/* cgi.sock exists from bind(), before php-cgi listens on it (a connect in between is refused): ready when it accepts one */
+$probe = stat_test_connect("$dir/cgi.sock");
+var_dump(is_resource($probe));
+fclose($probe);
 /* both from the start of the ring (--backlog), until the stream ends with php-cgi */
 $direct = new Statq(['record', '-s', "$dir/cgi.sock", '--backlog', '-o', "$dir/direct.jsonl"]);
 $pprof = new Statq(['pprof', '-s', "$dir/cgi.sock", '--backlog', '-o', "$dir/live.pb.gz"]);
