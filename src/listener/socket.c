@@ -2,9 +2,10 @@
  * socket.c: the listening sockets and their files (see socket.h).
  *
  * stat_socket_open binds and listens on a parsed address, non-blocking and
- * close-on-exec. A unix socket file is made private by the umask until it has
- * its mode and group; a stale file nobody listens on is replaced, a file that
- * is not a socket is never touched. The file's device and inode are kept so
+ * close-on-exec. A unix socket file appears at its path only once it
+ * listens, with its mode and group (bound under a temporary name beside it,
+ * private by the umask, then renamed); a stale file nobody listens on is
+ * replaced, a file that is not a socket is never touched. The file's device and inode are kept so
  * that stat_socket_close unlinks only the file stat made, never one another
  * process put at the same path since. While a restarting PHP's listener
  * still holds an address (FPM reload), opening waits for it, boundedly
@@ -16,6 +17,7 @@
  * gone; both close only their own descriptor.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <string.h>
@@ -74,6 +76,60 @@ static bool stat_socket_clear(const stat_address *address, char *error, size_t e
 	return true;
 }
 
+/*
+ * A unix socket's file, made ready before it appears: bound under a
+ * temporary name beside it (private by the umask: MINIT is single
+ * threaded), listening, given its group and mode, then renamed into place.
+ * Whoever waits for the file (a script, an init system, statq) can connect
+ * as soon as it sees it, with the permissions it will keep; bound at its
+ * own name, a connect between bind() and listen() was refused (a test
+ * starting statq on the file's appearance failed 4 times in 115 under
+ * load). A path too long for a temporary name beside it is bound in place.
+ */
+static bool stat_socket_bind_unix(stat_socket *sock, int fd, const stat_address *address, mode_t mode, gid_t group,
+	char *error, size_t error_size)
+{
+	const char *path = ((const struct sockaddr_un *) &address->addr)->sun_path;
+	stat_address temporary = *address;
+	char *bound = ((struct sockaddr_un *) &temporary.addr)->sun_path;
+	struct stat st;
+	mode_t old;
+	int rc, length = snprintf(bound, sizeof(((struct sockaddr_un *) 0)->sun_path), "%s.%ld.new", path, (long) getpid());
+	bool renamed = length > 0 && (size_t) length < sizeof(((struct sockaddr_un *) 0)->sun_path);
+
+	if (!renamed) {
+		strcpy(bound, path);
+	} else {
+		unlink(bound);
+		temporary.length = (socklen_t) (offsetof(struct sockaddr_un, sun_path) + (size_t) length + 1);
+	}
+	old = umask(0177);
+	rc = bind(fd, (const struct sockaddr *) &temporary.addr, temporary.length);
+	umask(old);
+	if (rc != 0) {
+		snprintf(error, error_size, "bind(%s): %s", path, strerror(errno));
+		return false;
+	}
+	if (listen(fd, 128) != 0) {
+		snprintf(error, error_size, "listen(%s): %s", address->text, strerror(errno));
+	} else if (group != (gid_t) -1 && chown(bound, (uid_t) -1, group) != 0) {
+		snprintf(error, error_size, "cannot give %s to group %ld (stat.socket_group): %s; PHP must start as root "
+			"or as a member of that group", path, (long) group, strerror(errno));
+	} else if (chmod(bound, mode) != 0) {
+		snprintf(error, error_size, "chmod(%s, %04o): %s", path, (unsigned) mode, strerror(errno));
+	} else if (renamed && rename(bound, path) != 0) {
+		snprintf(error, error_size, "rename(%s, %s): %s", bound, path, strerror(errno));
+	} else {
+		if (lstat(path, &st) == 0) {
+			sock->dev = st.st_dev;
+			sock->ino = st.st_ino;
+		}
+		return true;
+	}
+	unlink(bound);
+	return false;
+}
+
 bool stat_socket_open(stat_socket *sock, const stat_address *address, mode_t mode, gid_t group, char *error, size_t error_size)
 {
 	int fd, one = 1;
@@ -98,35 +154,12 @@ bool stat_socket_open(stat_socket *sock, const stat_address *address, mode_t mod
 	}
 
 	if (address->family == AF_UNIX) {
-		const char *path = ((const struct sockaddr_un *) &address->addr)->sun_path;
-		struct stat st;
-		/* MINIT is single threaded: the umask keeps the socket private until chmod */
-		mode_t old = umask(0177);
-		int rc = bind(fd, (const struct sockaddr *) &address->addr, address->length);
-
-		umask(old);
-		if (rc != 0) {
-			snprintf(error, error_size, "bind(%s): %s", path, strerror(errno));
+		if (!stat_socket_bind_unix(sock, fd, address, mode, group, error, error_size)) {
 			close(fd);
 			return false;
 		}
-		if (group != (gid_t) -1 && chown(path, (uid_t) -1, group) != 0) {
-			snprintf(error, error_size, "cannot give %s to group %ld (stat.socket_group): %s; PHP must start as root "
-				"or as a member of that group", path, (long) group, strerror(errno));
-			close(fd);
-			unlink(path);
-			return false;
-		}
-		if (chmod(path, mode) != 0) {
-			snprintf(error, error_size, "chmod(%s, %04o): %s", path, (unsigned) mode, strerror(errno));
-			close(fd);
-			unlink(path);
-			return false;
-		}
-		if (lstat(path, &st) == 0) {
-			sock->dev = st.st_dev;
-			sock->ino = st.st_ino;
-		}
+		sock->fd = fd;
+		return true;
 	} else {
 		int attempt = 0, rc;
 
@@ -161,7 +194,6 @@ bool stat_socket_open(stat_socket *sock, const stat_address *address, mode_t mod
 	if (listen(fd, 128) != 0) {
 		snprintf(error, error_size, "listen(%s): %s", address->text, strerror(errno));
 		close(fd);
-		stat_socket_close(&(stat_socket) { .fd = -1, .address = *address, .dev = sock->dev, .ino = sock->ino });
 		return false;
 	}
 
