@@ -4,7 +4,8 @@
  * stat_socket_open binds and listens on a parsed address, non-blocking and
  * close-on-exec. A unix socket file appears at its path only once it
  * listens, with its mode and group (bound under a temporary name beside it,
- * private by the umask, then renamed); a stale file nobody listens on is
+ * private by the umask, then hard-linked to its path, which never replaces a
+ * file); a stale file nobody listens on is
  * replaced, a file that is not a socket is never touched. The file's device and inode are kept so
  * that stat_socket_close unlinks only the file stat made, never one another
  * process put at the same path since. While a restarting PHP's listener
@@ -77,9 +78,38 @@ static bool stat_socket_clear(const stat_address *address, char *error, size_t e
 }
 
 /*
+ * Put the listening socket bound at `bound` at the address's path: a hard
+ * link, which fails where a file is already there, never replacing it (a
+ * rename would put another process's socket out of reach without a word
+ * when two start at once). A file that appeared since the stale check is
+ * checked again: it listens, the other process keeps it and this one says
+ * so; it is stale, it is replaced.
+ */
+static bool stat_socket_link(const char *bound, const stat_address *address, char *error, size_t error_size)
+{
+	const char *path = ((const struct sockaddr_un *) &address->addr)->sun_path;
+	int attempt;
+
+	for (attempt = 0; attempt < 3; attempt++) {
+		if (link(bound, path) == 0) {
+			return true;
+		}
+		if (errno != EEXIST) {
+			snprintf(error, error_size, "link(%s, %s): %s", bound, path, strerror(errno));
+			return false;
+		}
+		if (!stat_socket_clear(address, error, error_size)) {
+			return false;
+		}
+	}
+	snprintf(error, error_size, "%s: another process keeps creating it", path);
+	return false;
+}
+
+/*
  * A unix socket's file, made ready before it appears: bound under a
  * temporary name beside it (private by the umask: MINIT is single
- * threaded), listening, given its group and mode, then renamed into place.
+ * threaded), listening, given its group and mode, then linked into place.
  * Whoever waits for the file (a script, an init system, statq) can connect
  * as soon as it sees it, with the permissions it will keep; bound at its
  * own name, a connect between bind() and listen() was refused (a test
@@ -95,9 +125,9 @@ static bool stat_socket_bind_unix(stat_socket *sock, int fd, const stat_address 
 	struct stat st;
 	mode_t old;
 	int rc, length = snprintf(bound, sizeof(((struct sockaddr_un *) 0)->sun_path), "%s.%ld.new", path, (long) getpid());
-	bool renamed = length > 0 && (size_t) length < sizeof(((struct sockaddr_un *) 0)->sun_path);
+	bool aside = length > 0 && (size_t) length < sizeof(((struct sockaddr_un *) 0)->sun_path);
 
-	if (!renamed) {
+	if (!aside) {
 		strcpy(bound, path);
 	} else {
 		unlink(bound);
@@ -117,12 +147,13 @@ static bool stat_socket_bind_unix(stat_socket *sock, int fd, const stat_address 
 			"or as a member of that group", path, (long) group, strerror(errno));
 	} else if (chmod(bound, mode) != 0) {
 		snprintf(error, error_size, "chmod(%s, %04o): %s", path, (unsigned) mode, strerror(errno));
-	} else if (renamed && rename(bound, path) != 0) {
-		snprintf(error, error_size, "rename(%s, %s): %s", bound, path, strerror(errno));
-	} else {
+	} else if (!aside || stat_socket_link(bound, address, error, error_size)) {
 		if (lstat(path, &st) == 0) {
 			sock->dev = st.st_dev;
 			sock->ino = st.st_ino;
+		}
+		if (aside) {
+			unlink(bound);
 		}
 		return true;
 	}
