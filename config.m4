@@ -81,6 +81,8 @@ if test "$PHP_STAT" != "no"; then
     src/sampler/frame_args.c \
     src/sampler/frame_chain.c \
     src/sampler/frame_frameless.c \
+    src/sampler/frame_walk.c \
+    src/sampler/frame_functions.c \
     src/listener/listener.c \
     src/listener/socket.c \
     src/listener/clients.c \

@@ -65,7 +65,7 @@ typedef struct _stat_arg {
 	uint32_t meta;      /* string length, array count, object class (string ref) */
 } stat_arg;
 
-/* One frame of a stack: names are string references, 0 when absent. Written by frame.c, read by the encoder. */
+/* One frame of a stack: names are string references, 0 when absent. Written by the frame reader (sampler/frame*.c), read by the encoder. */
 typedef struct _stat_frame {
 	uint32_t function; /* the function's name ({closure}, {fiber} for those) */
 	uint32_t scope;    /* its class's name */
@@ -76,8 +76,8 @@ typedef struct _stat_frame {
 } stat_frame;
 
 /*
- * A sample: filled by a sampler thread (sampler.c the header, frame.c the
- * rest) in the sampler's own buffer, copied into a ring slot, copied out by
+ * A sample: filled by a sampler thread (sampler.c the header, the frame
+ * reader the rest) in the sampler's own buffer, copied into a ring slot, copied out by
  * a reader (listener process or dump) and encoded there. No pointers: only
  * numbers, string references and a request id, valid in every process.
  * The innermost frame's details are in the header; frames[] is the stack.

@@ -1,7 +1,10 @@
 /*
  * frame.c: see frame.h. The reader's public functions and its main read:
- * the copy of the executor globals and the stack (1)/(2), the walk of the
- * frames, the batched read of their functions and lines (3), and the sample.
+ * the copy of the executor globals and the stack (1)/(2), then, one step a
+ * call, the walk of the frames (frame_walk.c), the batched read of their
+ * functions and lines (3) and the frames resolved from it
+ * (frame_functions.c), the judging of the copy (frame_chain.c), the depth
+ * under a cut (frame_depth.c), and the sample.
  *
  * Threads: stat_frame_reader_create/_reset/_free and stat_frame_probe on the
  * request thread; stat_frame_read on the sampler thread only.
@@ -9,6 +12,8 @@
  * The rest of the reader, by concern (frame_internal.h is what they share):
  *   frame_layout.h      the mirrors of engine layouts, asserted
  *   frame_window.c      the copies of the VM stack (2), and the heap spans guessed with them
+ *   frame_walk.c        the walk of the frames over those copies
+ *   frame_functions.c   the batched read (3), and each frame resolved from it into the sample
  *   frame_chain.c       whether a copy is a stack the program had, and of the moment
  *   frame_names.c       names and their cache
  *   frame_depth.c       the depth under a cut, and the frames known there
@@ -64,7 +69,6 @@
  * code is named after where it was evaluated (stat_frame_eval_files).
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +78,6 @@
 
 #include "php.h"
 #include "zend_alloc.h"
-#include "zend_generators.h"
 #include "zend_fibers.h"
 #include "SAPI.h"
 
@@ -232,297 +235,6 @@ void stat_frame_reader_free(stat_frame_reader *reader)
 	}
 }
 
-/* Add one copy to the batch of (3): `length` bytes from `from` into `to`. */
-static inline void stat_frame_batch(stat_frame_reader *reader, unsigned long *iovecs, void *to, uintptr_t from, size_t length)
-{
-	reader->local[*iovecs].iov_base = to;
-	reader->local[*iovecs].iov_len = length;
-	reader->remote[*iovecs].iov_base = (void *) from;
-	reader->remote[*iovecs].iov_len = length;
-	(*iovecs)++;
-}
-
-/* (3) Read every distinct function, and the line of every frame that has one. */
-static bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint32_t *funcs)
-{
-	unsigned long iovecs = 0, done = 0, anchors, required;
-	uint32_t i, j, distinct = 0;
-	const stat_frame_cache *caller = count > 1 ? stat_frame_cache_find(reader, reader->found[1].func) : NULL;
-	/*
-	 * The heads of the innermost frame and its caller again, first: either
-	 * may have returned, and another call been set up where it was, while
-	 * the frames were copied (checked below), unless the globals copied
-	 * after the stack vouch for it.
-	 */
-	bool again = count > 1 && (reader->vouched == STAT_FRAME_VOUCHED_NONE ||
-		(reader->vouched == STAT_FRAME_VOUCHED_CALLER && (!caller || caller->type == ZEND_INTERNAL_FUNCTION)));
-
-	reader->again = again;
-	reader->current_again = 0;
-	if (again) {
-		stat_frame_batch(reader, &iovecs, reader->leaf_again, reader->found[0].address + STAT_FRAME_HEAD_FROM, STAT_FRAME_HEAD_SPAN);
-		stat_frame_batch(reader, &iovecs, reader->caller_again, reader->found[1].address + STAT_FRAME_HEAD_FROM, STAT_FRAME_HEAD_SPAN);
-		stat_frame_batch(reader, &iovecs, &reader->current_again,
-			reader->globals + offsetof(stat_frame_globals, current), sizeof(reader->current_again));
-	}
-
-	for (i = 0; i < count; i++) {
-		stat_frame_found *found = &reader->found[i];
-		const stat_frame_cache *entry = stat_frame_cache_find(reader, found->func);
-
-		for (j = 0; j < distinct && reader->func_addresses[j] != found->func; j++) {
-		}
-		if (j == distinct) {
-			reader->func_addresses[distinct] = found->func;
-			stat_frame_batch(reader, &iovecs, reader->funcs[distinct].bytes, found->func, STAT_FRAME_FUNC_BYTES);
-			distinct++;
-		}
-		found->func_index = (int) j;
-		/* an internal function's opline is not its own: don't follow it */
-		found->want_line = found->opline != 0 &&
-			!(entry && entry->type == ZEND_INTERNAL_FUNCTION);
-		found->have_line = false;
-	}
-	/*
-	 * Each generator's execute_data: a generator that finished (its frame
-	 * freed, and the frame that resumed it reused by another call) must not
-	 * be followed to a caller it no longer has.
-	 */
-	for (i = 0; i < count; i++) {
-		stat_frame_found *found = &reader->found[i];
-
-		const unsigned char *copy = found->generator
-			? stat_frame_heap_copy(reader, found->generator + offsetof(zend_generator, execute_data), sizeof(found->generator_frame)) : NULL;
-
-		found->generator_frame = 0;
-		if (copy) {
-			/* (copied with the window: the generator of that moment) */
-			memcpy(&found->generator_frame, copy, sizeof(found->generator_frame));
-		} else if (found->generator) {
-			stat_frame_batch(reader, &iovecs, &found->generator_frame,
-				found->generator + offsetof(zend_generator, execute_data), sizeof(found->generator_frame));
-			stat_frame_heap_note(reader, found->generator + STAT_FRAME_GENERATOR_FROM, STAT_FRAME_GENERATOR_SPAN);
-		}
-	}
-	/* what must read for the stack to be trusted */
-	required = iovecs;
-
-	for (i = 0; i < count; i++) {
-		stat_frame_found *found = &reader->found[i];
-
-		/* recursion calls from the same opline again and again: read it once */
-		found->line_from = i;
-		for (j = 0; j < i && found->want_line; j++) {
-			if (reader->found[j].want_line && reader->found[j].line_from == j && reader->found[j].opline == found->opline) {
-				found->line_from = j;
-				break;
-			}
-		}
-		if (found->want_line && found->line_from == i) {
-			stat_frame_batch(reader, &iovecs, &found->op, found->opline + offsetof(zend_op, result), sizeof(found->op));
-		}
-	}
-
-	/* the known frames nearest the root: are they still there? */
-	anchors = iovecs;
-	if (reader->known_count && reader->anchor_count) {
-		for (i = 0; i < reader->anchor_count; i++) {
-			const stat_frame_known *known = &reader->known[reader->known_count - 1 - i];
-
-			memset(reader->anchors[i], 0, STAT_FRAME_HEAD_SPAN);
-			stat_frame_batch(reader, &iovecs, reader->anchors[i], known->address + STAT_FRAME_HEAD_FROM, STAT_FRAME_HEAD_SPAN);
-		}
-	}
-
-	/* a read stops at the first iovec that fails: go on after it (an opline may be stale) */
-	while (done < iovecs) {
-		unsigned long batch = iovecs - done > IOV_MAX ? IOV_MAX : iovecs - done;
-		ssize_t got = stat_frame_readv(reader, reader->local + done, reader->remote + done, batch);
-		unsigned long k;
-
-		if (got < 0) {
-			got = 0;
-		}
-		for (k = done; k < done + batch && (size_t) got >= reader->local[k].iov_len; k++) {
-			got -= (ssize_t) reader->local[k].iov_len;
-		}
-		if (k < required) {
-			/* a function (or a frame's head again) could not be read: the stack is not trustworthy */
-			return false;
-		}
-		if (k < done + batch) {
-			/* this opline could not be read: mark it and skip it */
-			for (i = 0; i < count; i++) {
-				if ((void *) &reader->found[i].op == reader->local[k].iov_base) {
-					reader->found[i].want_line = false;
-				}
-			}
-			k++;
-		}
-		done = k;
-	}
-
-	for (i = 0; i < count; i++) {
-		const stat_frame_found *found = &reader->found[i];
-
-		/*
-		 * The generator finished while its frame was copied: its links are
-		 * stale. (Unless the frame was copied while the frame current at
-		 * (1) still ran: the generator could not end before it, and may
-		 * have ended since.)
-		 */
-		if (found->generator && found->generator_frame != found->address && !found->still) {
-			return false;
-		}
-	}
-
-	reader->anchors_ok = reader->known_count && reader->anchor_count && iovecs > anchors;
-	for (i = 0; reader->anchors_ok && i < reader->anchor_count; i++) {
-		const stat_frame_known *known = &reader->known[reader->known_count - 1 - i];
-
-		/* (the opline too: these are the outermost frames of a truncated sample, lines included) */
-		reader->anchors_ok = stat_frame_head_func(reader->anchors[i]) == known->func &&
-			stat_frame_head_prev(reader->anchors[i]) == known->prev &&
-			stat_frame_head_opline(reader->anchors[i]) == known->opline;
-	}
-
-	for (i = 0; i < count; i++) {
-		stat_frame_found *found = &reader->found[i];
-		stat_frame_found *from = &reader->found[found->line_from];
-
-		found->have_line = found->want_line && from->want_line;
-		if (found->have_line && from != found) {
-			found->op = from->op;
-		}
-	}
-
-	*funcs = distinct;
-	return true;
-}
-
-/*
- * Whether `found` is the innermost frame and, by the copies of (3), still the
- * frame running: EG(current_execute_data) again is where it was in (1), and
- * the frame's function and caller again are those the walk used.
- */
-static bool stat_frame_running(const stat_frame_reader *reader, const stat_frame_found *found)
-{
-	if (found == &reader->found[0] && (reader->vouched == STAT_FRAME_VOUCHED_LEAF || reader->vouched == STAT_FRAME_VOUCHED_COPY)) {
-		return true;
-	}
-	return found == &reader->found[0] && reader->current_again != 0 &&
-		reader->current_again == reader->last.current && reader->current_again == found->address &&
-		stat_frame_head_func(reader->leaf_again) == found->func &&
-		stat_frame_head_prev(reader->leaf_again) == found->prev;
-}
-
-/* Resolve one frame from its function; false if it does not validate. */
-static bool stat_frame_resolve(stat_frame_reader *reader, stat_frame_found *found, stat_frame *frame,
-	uint8_t *type, uint8_t *opcode, uint32_t *offset, bool *has_line)
-{
-	const zend_function *func = &reader->funcs[found->func_index].function;
-
-	memset(frame, 0, sizeof(*frame));
-	*has_line = false;
-
-	switch (func->type) {
-		case ZEND_INTERNAL_FUNCTION:
-			*type = STAT_SAMPLE_INTERNAL;
-			if (!stat_frame_names(reader, found->func, func, frame)) {
-				return false;
-			}
-			if (frame->function == STAT_STRING_NONE) {
-				/* a nameless engine frame: the entry of a fiber */
-				frame->function = stat_strings_intern(stat_memory->strings, "{fiber}", sizeof("{fiber}") - 1);
-			}
-			frame->file = STAT_STRING_NONE;
-			return true;
-
-		case ZEND_USER_FUNCTION:
-		case ZEND_EVAL_CODE: {
-			const zend_op_array *op_array = &func->op_array;
-			uintptr_t opcodes = (uintptr_t) op_array->opcodes;
-
-			if (opcodes == 0 || op_array->last == 0 || op_array->last > (1u << 24) || op_array->filename == NULL) {
-				return false;
-			}
-
-			*type = STAT_SAMPLE_USER;
-			if (!stat_frame_names(reader, found->func, func, frame)) {
-				return false;
-			}
-			if (stat_frame_is_closure(func)) {
-				frame->start = op_array->line_start;
-				frame->flags |= STAT_FRAME_START;
-				/*
-				 * A closure's function lives in its Closure object: freed and
-				 * allocated again for the next closure while it was copied, the
-				 * copy mixes both (another's opcodes with this one's lines).
-				 */
-				if (found->have_line && (found->op.lineno < op_array->line_start || found->op.lineno > op_array->line_end)) {
-					return false;
-				}
-			}
-
-			/*
-			 * The opline must lie on an instruction of this function. Without
-			 * the JIT one that does not was copied from a frame being set up
-			 * over an older one (its function and its caller may be either's):
-			 * the stack is torn and is dropped. The JIT may leave a frame's
-			 * opline stale: then the frame is kept, without a line.
-			 *
-			 * So may the VM, for the frame running: it keeps the current
-			 * opline in a register and stores it in the frame only before
-			 * what may call out or throw (SAVE_OPLINE), so a function that
-			 * has done neither yet (a short one: `return $x + 1;`) has in
-			 * its frame whatever the slot held before. Dropping those would
-			 * drop nearly every sample of short functions (their time going
-			 * to whatever runs at the retry). The innermost frame is kept,
-			 * without a line, when it is still the one running after the
-			 * copies: EG(current_execute_data) read again is its address,
-			 * and its head read again is unchanged (the engine makes a
-			 * frame current only once its function and caller are set).
-			 */
-			if (found->have_line && found->opline >= opcodes &&
-				found->opline < opcodes + (uintptr_t) op_array->last * sizeof(zend_op) &&
-				(found->opline - opcodes) % sizeof(zend_op) == 0) {
-				*offset = (uint32_t) ((found->opline - opcodes) / sizeof(zend_op));
-				*opcode = found->op.opcode;
-				frame->line = found->op.lineno;
-				frame->flags |= STAT_FRAME_LINE;
-				*has_line = true;
-			} else if (!reader->jit && !stat_frame_running(reader, found)) {
-				return false;
-			}
-			return true;
-		}
-
-		default:
-			return false;
-	}
-}
-
-/*
- * What a walk found: reader->found[0 .. count), innermost first, the last
- * kept_outer of them taken from what a count learnt (a stack deeper than
- * kept); where it stopped, and the `yield from` generators still pending
- * there.
- */
-typedef struct _stat_frame_walk {
-	uint32_t  count;
-	uint32_t  kept_outer;
-	uint32_t  inner, outer;  /* a stack deeper than `want` keeps its innermost `inner` and its outermost `outer` */
-	uintptr_t address;       /* 0: the stack ended; else the next frame, deeper than kept */
-	uint32_t  pending_count, pending_at;
-	uintptr_t pending[STAT_FRAME_DELEGATION + 1];
-} stat_frame_walk;
-
-typedef enum {
-	STAT_FRAME_WALKED,  /* frames found */
-	STAT_FRAME_NOTHING, /* no PHP code runs there: a memory sample */
-	STAT_FRAME_TORN     /* a frame that could not be copied, or one without a function mid-stack */
-} stat_frame_walked;
-
 /*
  * (1) and (2): the executor globals, the heap's figures and the window (in
  * one read when the last sample's window still serves), then the globals
@@ -626,150 +338,6 @@ static bool stat_frame_copy(stat_frame_reader *reader, stat_sample *sample, uint
 	return true;
 }
 
-/*
- * Walk from the frame at `start` outwards, keeping `want` frames: the
- * innermost `inner`, and where the stack goes deeper the outermost `outer`
- * from what an earlier count learnt of the frames under the cut (read again
- * in (3): anchors_ok says whether they are still those).
- */
-static stat_frame_walked stat_frame_walk_from(stat_frame_reader *reader, const stat_frame_globals *globals,
-	uintptr_t start, uint32_t want, stat_frame_walk *walk)
-{
-	uintptr_t address = start;
-	size_t window_need = 0, lower_need = 0, seen_need = 0;
-	struct {
-		bool      taken;
-		uintptr_t address;
-		uintptr_t pending[STAT_FRAME_DELEGATION + 1];
-		uint32_t  pending_count, pending_at;
-	} cut;
-	int extra = 0;
-	uint32_t i;
-
-	walk->count = walk->kept_outer = 0;
-	walk->pending_count = walk->pending_at = 0;
-	memset(&cut, 0, sizeof(cut));
-	while (address != 0 && walk->count < want) {
-		const zend_execute_data *ex;
-		const stat_frame_found *callee;
-		stat_frame_found *found = &reader->found[walk->count];
-
-		if (walk->outer && walk->count == walk->inner && !cut.taken) {
-			cut.taken = true;
-			cut.address = address;
-			cut.pending_count = walk->pending_count;
-			cut.pending_at = walk->pending_at;
-			memcpy(cut.pending, walk->pending, sizeof(cut.pending));
-		}
-
-		/* how far down each page the frames reach, to size the reads next time */
-		if (address >= globals->page && address < globals->top) {
-			window_need = globals->top - address;
-		} else if (reader->page_prev && address >= reader->page_prev && address < reader->page_prev_top) {
-			lower_need = reader->page_prev_top - address;
-		} else if (reader->seen_top && address >= reader->seen_page && address < reader->seen_top &&
-			reader->seen_top - address > seen_need) {
-			seen_need = reader->seen_top - address;
-		}
-
-		/* (the frame the walk came from, when its link led here: not a delegation's or a cut's) */
-		callee = walk->count > 0 && reader->found[walk->count - 1].prev == address ? &reader->found[walk->count - 1] : NULL;
-		ex = stat_frame_at(reader, globals, address,
-			walk->count == 0 ? reader->leaf : NULL,
-			walk->count == 0 ? sizeof(zend_execute_data) : 0, callee, &extra);
-		if (!ex) {
-			break;
-		}
-		if (ex->func == NULL) {
-			uint32_t n = 0;
-
-			if (walk->count == 0) {
-				/* nothing runs here (a top frame being set up) */
-				return STAT_FRAME_NOTHING;
-			}
-			if (Z_TYPE(ex->This) != IS_OBJECT || walk->pending_count != 0 ||
-				!stat_frame_delegation(reader, &ex->This, reader->found[walk->count - 1].address, walk->pending, &n)) {
-				/* a frame without a function in the middle of a stack: torn */
-				return STAT_FRAME_TORN;
-			}
-			/* yield from: the delegating generators, then the placeholder's caller */
-			extra += (int) n + 1; /* one read a generator */
-			walk->pending[n] = (uintptr_t) ex->prev_execute_data;
-			walk->pending_count = n + 1;
-			walk->pending_at = 0;
-			address = walk->pending[walk->pending_at++];
-			continue;
-		}
-
-		found->address = address;
-		found->func = (uintptr_t) ex->func;
-		found->opline = (uintptr_t) ex->opline;
-		found->num_args = ZEND_CALL_NUM_ARGS(ex);
-		found->call_info = ZEND_CALL_INFO(ex);
-		found->prev = (uintptr_t) ex->prev_execute_data;
-		found->call = (uintptr_t) ex->call;
-		found->head_known = true;
-		found->later = reader->at_later;
-		found->still = reader->at_still;
-		found->read = reader->at_read;
-		found->joined = reader->at_still || reader->at_witnessed || (callee && callee->read == reader->at_read);
-		/* a generator's frame keeps its generator in return_value (checked in (3)) */
-		found->generator = (found->call_info & ZEND_CALL_GENERATOR) ? (uintptr_t) ex->return_value : 0;
-		if (found->generator) {
-			/* (on the heap: copied with the next sample's window, as long as it is met) */
-			stat_frame_heap_note(reader, address, sizeof(zend_execute_data));
-		}
-		walk->count++;
-		if (walk->pending_at < walk->pending_count) {
-			/* inside a delegation the generators' own links are stale */
-			address = walk->pending[walk->pending_at++];
-		} else {
-			walk->pending_at = walk->pending_count = 0;
-			address = (uintptr_t) ex->prev_execute_data;
-		}
-	}
-
-	reader->window_size = stat_frame_window_size(reader->window_size, window_need);
-	reader->lower_size = stat_frame_window_size(reader->lower_size, lower_need);
-	if (reader->seen_top) {
-		/* (only from walks that went to a page seen before: the samples of code on one page say nothing of it) */
-		reader->seen_size = stat_frame_window_size(reader->seen_size, seen_need);
-	}
-	walk->address = address;
-	if (address != 0 && walk->count < want) {
-		/* a frame we could not copy: no half-right stack */
-		return STAT_FRAME_TORN;
-	}
-	if (walk->count == 0) {
-		return STAT_FRAME_NOTHING;
-	}
-
-	if (address != 0 && cut.taken) {
-		/* deeper than kept: back to the cut, and the outermost frames from what is known */
-		walk->count = walk->inner;
-		walk->address = cut.address;
-		walk->pending_count = cut.pending_count;
-		walk->pending_at = cut.pending_at;
-		memcpy(walk->pending, cut.pending, sizeof(walk->pending));
-		if (reader->anchor_count >= walk->outer) {
-			for (i = 0; i < walk->outer; i++) {
-				const stat_frame_known *known = &reader->known[reader->known_count - walk->outer + i];
-				stat_frame_found *found = &reader->found[walk->inner + i];
-
-				memset(found, 0, sizeof(*found));
-				found->address = known->address;
-				found->func = known->func;
-				found->opline = known->opline;
-				found->num_args = known->num_args;
-				found->call_info = known->call_info;
-				found->prev = known->prev;
-			}
-			walk->kept_outer = walk->outer;
-		}
-	}
-	return STAT_FRAME_WALKED;
-}
-
 /* What the globals copied after the stack say of a walk from the frame current before it. */
 static uint8_t stat_frame_vouch(const stat_frame_reader *reader, const stat_frame_globals *globals, uint32_t count)
 {
@@ -783,61 +351,6 @@ static uint8_t stat_frame_vouch(const stat_frame_reader *reader, const stat_fram
 		return STAT_FRAME_VOUCHED_CALLER;
 	}
 	return STAT_FRAME_VOUCHED_NONE;
-}
-
-/* The innermost frame's details into the sample's head (its type, symbol, location, arguments). */
-static bool stat_frame_fill_leaf(stat_frame_reader *reader, stat_sample *sample, const stat_frame *frame,
-	uint8_t type, uint8_t opcode, uint32_t offset, bool has_line, bool arginfo)
-{
-	const stat_frame_found *leaf = &reader->found[0];
-
-	sample->type = type;
-	sample->function = frame->function;
-	sample->scope = frame->scope;
-	if (frame->function != STAT_STRING_NONE) {
-		sample->flags |= STAT_SAMPLE_SYMBOL;
-	}
-	if (frame->flags & STAT_FRAME_START) {
-		sample->start = frame->start;
-		sample->flags |= STAT_SAMPLE_START;
-	}
-	if (type == STAT_SAMPLE_USER) {
-		sample->file = frame->file;
-		sample->offset = offset;
-		sample->flags |= STAT_SAMPLE_LOCATION;
-		if (has_line) {
-			sample->line = frame->line;
-			sample->opcode = opcode;
-			sample->flags |= STAT_SAMPLE_LINE | STAT_SAMPLE_OPCODE;
-		}
-	}
-	return !arginfo ||
-		stat_frame_args(reader, leaf->address, leaf->func, &reader->funcs[leaf->func_index].function, leaf->num_args, sample);
-}
-
-/* Resolve each frame found into the sample (its head from the innermost); false if one does not validate. */
-static bool stat_frame_fill(stat_frame_reader *reader, stat_sample *sample, const stat_frame_walk *walk,
-	uint32_t stack, bool arginfo)
-{
-	uint32_t i;
-
-	for (i = 0; i < walk->count + walk->kept_outer; i++) {
-		stat_frame frame;
-		uint8_t type = STAT_SAMPLE_MEMORY, opcode = 0;
-		uint32_t offset = 0;
-		bool has_line = false;
-
-		if (!stat_frame_resolve(reader, &reader->found[i], &frame, &type, &opcode, &offset, &has_line)) {
-			return i >= walk->count ? stat_frame_outer_stale(reader, walk->kept_outer) : false;
-		}
-		if (i == 0 && !stat_frame_fill_leaf(reader, sample, &frame, type, opcode, offset, has_line, arginfo)) {
-			return false;
-		}
-		if (stack) {
-			sample->frames[i] = frame;
-		}
-	}
-	return true;
 }
 
 /* Append the decimal digits of n. */

@@ -66,7 +66,7 @@
  * no rseq), about 1 stack in 1,000 shows such a line (stacks/028).
  *
  * Invariants: nothing here reads engine memory; it judges the copies of the
- * walk and of (3) (frame.c) alone.
+ * walk (frame_walk.c) and of (3) (frame_functions.c) alone.
  *
  * Threads: the sampler thread only.
  */

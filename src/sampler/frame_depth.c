@@ -7,7 +7,8 @@
  * with an open-addressing index); later samples walk down from their cut, in
  * memory, until they meet a remembered frame that is unchanged. The
  * remembered frames nearest the root (the anchors) are read again with every
- * sample's functions (frame.c); a stack new underneath is counted again.
+ * sample's functions (frame_functions.c); a stack new underneath is counted
+ * again.
  *
  * Invariants: known_index holds entries only while known_count is non-zero
  * (stat_frame_forget clears it then); known[] is in walk order, so its last
@@ -111,120 +112,153 @@ static bool stat_frame_page(stat_frame_reader *reader, uintptr_t page, uintptr_t
 }
 
 /*
- * How many frames lie below `address` (inclusive), following prev pointers
- * through the window, then page by page down the VM stack (two reads a page),
- * one read per frame that lives elsewhere (generators'). What it walks is
- * remembered in `known`, so that the next stack cut at another place, or at
- * the same place, finds its depth from the frames it passes in memory.
+ * A count in progress (stat_frame_count): the copies it follows links
+ * through (the window, the previous page's top, the page it copied last),
+ * the next page down to copy and its top (0: its header's), the frame the
+ * stack was cut at, the reads made, the `yield from` generators pending and
+ * room for a frame's head read alone. On the sampler thread's stack.
  */
-bool stat_frame_count(stat_frame_reader *reader, const stat_frame_globals *globals, uintptr_t address, uintptr_t from,
-	uint32_t *depth)
-{
-	stat_frame_region window = {reader->window_lo, reader->window_hi, reader->window};
-	stat_frame_region lower = {reader->lower_lo, reader->lower_hi, reader->lower};
-	stat_frame_region page = {0, 0, NULL};
-	uintptr_t next_page = globals->page, next_top = reader->window_lo;
-	uintptr_t pending[STAT_FRAME_DELEGATION + 1];
-	uint32_t count = 0, pending_count = 0, pending_at = 0, i;
+typedef struct _stat_frame_counting {
+	stat_frame_region window, lower, page;
+	uintptr_t         next_page, next_top;
+	uintptr_t         cut;
+	int               reads;
+	uintptr_t         pending[STAT_FRAME_DELEGATION + 1];
+	uint32_t          pending_count, pending_at;
 	STAT_FRAME_ALIGNED unsigned char head[STAT_FRAME_HEAD_SPAN];
-	uintptr_t cut = from;
-	int reads = 0;
+} stat_frame_counting;
 
-	stat_frame_forget(reader);
+/*
+ * Copy the next page down (two reads) into counting->page. False when it
+ * cannot be read, or when the stack no longer reached above the cut when it
+ * was copied: then what was learnt is forgotten.
+ */
+static bool stat_frame_count_page(stat_frame_reader *reader, const stat_frame_globals *globals, stat_frame_counting *counting)
+{
+	uintptr_t below = 0;
 
-	while (address != 0) {
-		const unsigned char *copy;
-		uintptr_t func, prev;
-
-		if (++count > STAT_FRAME_DEPTH_MAX) {
-			return false;
-		}
-
-		copy = stat_frame_region_head(&window, address);
-		if (!copy) {
-			copy = stat_frame_region_head(&lower, address);
-		}
-		if (!copy) {
-			copy = stat_frame_region_head(&page, address);
-		}
-		/* the next page down may hold it: stacks grow upwards within and across pages */
-		while (!copy && next_page != 0 && reads < STAT_FRAME_DEPTH_READS) {
-			uintptr_t below = 0;
-
-			reads += 2;
-			if (!stat_frame_page(reader, next_page, next_top, &page, &below)) {
-				return false;
-			}
-			/*
-			 * The pages are copied after the window: if the stack shrank
-			 * under the cut meanwhile (the recursion returned, another call
-			 * went down its place), the frames followed would be another
-			 * stack's under this one's leftovers ("down" 59 times under
-			 * "middle", which recurses 40). The stack still reached above
-			 * the cut, on the same page, when this page was copied (with the
-			 * globals after it): it held until then (a stack shrinks and
-			 * grows from its top), and what the copy holds is its. (A page
-			 * with nothing under the window copies nothing to check.)
-			 */
-			if (page.hi != page.lo && (reader->late_page != globals->page ||
-				(cut >= globals->page && cut < globals->end && reader->late_top <= cut))) {
-				stat_frame_forget(reader);
-				return false;
-			}
-			next_page = below;
-			next_top = 0;
-			copy = stat_frame_region_head(&page, address);
-		}
-		if (!copy) {
-			/* not on the VM stack: one read for this frame */
-			if (++reads > STAT_FRAME_DEPTH_READS ||
-				!stat_frame_read_one(reader, head, address + STAT_FRAME_HEAD_FROM, sizeof(head))) {
-				return false;
-			}
-			copy = head;
-		}
-
-		func = stat_frame_head_func(copy);
-		prev = stat_frame_head_prev(copy);
-		if (func == 0 && Z_TYPE_P(stat_frame_head_this(copy)) == IS_OBJECT) {
-			/* a yield from placeholder: count the delegating generators instead */
-			count--;
-			if (pending_at < pending_count ||
-				!stat_frame_delegation(reader, stat_frame_head_this(copy), from, pending, &pending_count)) {
-				return false;
-			}
-			/* one read a generator */
-			reads += (int) pending_count + 1;
-			pending_at = 0;
-			address = pending[pending_at++];
-			/* after the generators, on with the placeholder's caller */
-			pending[pending_count] = prev;
-			continue;
-		}
-
-		if (reader->known_count < STAT_FRAME_KNOWN) {
-			stat_frame_known *known = &reader->known[reader->known_count++];
-
-			known->address = address;
-			known->func = func;
-			known->prev = prev;
-			known->opline = stat_frame_head_opline(copy);
-			known->call_info = Z_TYPE_INFO_P(stat_frame_head_this(copy));
-			known->num_args = stat_frame_head_this(copy)->u2.num_args;
-			known->depth = count; /* for now: the position from the top; turned into depth below */
-		}
-
-		from = address;
-		if (pending_at && pending_at <= pending_count) {
-			/* inside a delegation: the generators' own prev links are stale */
-			address = pending[pending_at++];
-			if (pending_at > pending_count) {
-				pending_at = pending_count = 0;
-			}
-		} else {
-			address = prev;
-		}
+	counting->reads += 2;
+	if (!stat_frame_page(reader, counting->next_page, counting->next_top, &counting->page, &below)) {
+		return false;
 	}
+	/*
+	 * The pages are copied after the window: if the stack shrank
+	 * under the cut meanwhile (the recursion returned, another call
+	 * went down its place), the frames followed would be another
+	 * stack's under this one's leftovers ("down" 59 times under
+	 * "middle", which recurses 40). The stack still reached above
+	 * the cut, on the same page, when this page was copied (with the
+	 * globals after it): it held until then (a stack shrinks and
+	 * grows from its top), and what the copy holds is its. (A page
+	 * with nothing under the window copies nothing to check.)
+	 */
+	if (counting->page.hi != counting->page.lo && (reader->late_page != globals->page ||
+		(counting->cut >= globals->page && counting->cut < globals->end && reader->late_top <= counting->cut))) {
+		stat_frame_forget(reader);
+		return false;
+	}
+	counting->next_page = below;
+	counting->next_top = 0;
+	return true;
+}
+
+/*
+ * The head of the frame at `address`: from the copies the count holds, else
+ * from the pages down the VM stack copied one after the other, else one read
+ * of its own (a generator's frame, on the heap). NULL when it cannot be had
+ * (within STAT_FRAME_DEPTH_READS reads), or the stack changed under the cut.
+ */
+static const unsigned char *stat_frame_count_head(stat_frame_reader *reader, const stat_frame_globals *globals,
+	stat_frame_counting *counting, uintptr_t address)
+{
+	const unsigned char *copy = stat_frame_region_head(&counting->window, address);
+
+	if (!copy) {
+		copy = stat_frame_region_head(&counting->lower, address);
+	}
+	if (!copy) {
+		copy = stat_frame_region_head(&counting->page, address);
+	}
+	/* the next page down may hold it: stacks grow upwards within and across pages */
+	while (!copy && counting->next_page != 0 && counting->reads < STAT_FRAME_DEPTH_READS) {
+		if (!stat_frame_count_page(reader, globals, counting)) {
+			return NULL;
+		}
+		copy = stat_frame_region_head(&counting->page, address);
+	}
+	if (!copy) {
+		/* not on the VM stack: one read for this frame */
+		if (++counting->reads > STAT_FRAME_DEPTH_READS ||
+			!stat_frame_read_one(reader, counting->head, address + STAT_FRAME_HEAD_FROM, sizeof(counting->head))) {
+			return NULL;
+		}
+		copy = counting->head;
+	}
+	return copy;
+}
+
+/*
+ * A `yield from` placeholder (`copy`, whose caller is `prev`) met after the
+ * frame `from`: its delegating generators become the pending frames, then
+ * the placeholder's caller; *address is the first. False inside a
+ * delegation, or when the chain does not validate.
+ */
+static bool stat_frame_count_delegation(stat_frame_reader *reader, stat_frame_counting *counting, const unsigned char *copy,
+	uintptr_t from, uintptr_t prev, uintptr_t *address)
+{
+	if (counting->pending_at < counting->pending_count ||
+		!stat_frame_delegation(reader, stat_frame_head_this(copy), from, counting->pending, &counting->pending_count)) {
+		return false;
+	}
+	/* one read a generator */
+	counting->reads += (int) counting->pending_count + 1;
+	counting->pending_at = 0;
+	*address = counting->pending[counting->pending_at++];
+	/* after the generators, on with the placeholder's caller */
+	counting->pending[counting->pending_count] = prev;
+	return true;
+}
+
+/* Remember the frame at `address` (its head `copy`), the count-th from the top, while there is room. */
+static inline void stat_frame_count_note(stat_frame_reader *reader, uintptr_t address, const unsigned char *copy,
+	uintptr_t func, uintptr_t prev, uint32_t count)
+{
+	if (reader->known_count < STAT_FRAME_KNOWN) {
+		stat_frame_known *known = &reader->known[reader->known_count++];
+
+		known->address = address;
+		known->func = func;
+		known->prev = prev;
+		known->opline = stat_frame_head_opline(copy);
+		known->call_info = Z_TYPE_INFO_P(stat_frame_head_this(copy));
+		known->num_args = stat_frame_head_this(copy)->u2.num_args;
+		known->depth = count; /* for now: the position from the top; made a depth by stat_frame_count_index */
+	}
+}
+
+/* The frame to count after one whose caller link is `prev`: a pending generator's, or its caller. */
+static inline uintptr_t stat_frame_count_next(stat_frame_counting *counting, uintptr_t prev)
+{
+	uintptr_t address;
+
+	if (!counting->pending_at || counting->pending_at > counting->pending_count) {
+		return prev;
+	}
+	/* inside a delegation: the generators' own prev links are stale */
+	address = counting->pending[counting->pending_at++];
+	if (counting->pending_at > counting->pending_count) {
+		counting->pending_at = counting->pending_count = 0;
+	}
+	return address;
+}
+
+/*
+ * The count done (`count` frames to the root): each remembered frame's depth
+ * and its index slot, and the anchors (only when every frame was remembered).
+ */
+static void stat_frame_count_index(stat_frame_reader *reader, uint32_t count)
+{
+	uint32_t i;
 
 	/* depth of each remembered frame: frames from it to the root */
 	for (i = 0; i < reader->known_count; i++) {
@@ -242,7 +276,61 @@ bool stat_frame_count(stat_frame_reader *reader, const stat_frame_globals *globa
 	if (reader->known_count == count) {
 		reader->anchor_count = reader->known_count < STAT_FRAME_ANCHORS ? reader->known_count : STAT_FRAME_ANCHORS;
 	}
+}
 
+/*
+ * How many frames lie below `address` (inclusive), following prev pointers
+ * through the window, then page by page down the VM stack (two reads a page),
+ * one read per frame that lives elsewhere (generators'). What it walks is
+ * remembered in `known`, so that the next stack cut at another place, or at
+ * the same place, finds its depth from the frames it passes in memory.
+ */
+bool stat_frame_count(stat_frame_reader *reader, const stat_frame_globals *globals, uintptr_t address, uintptr_t from,
+	uint32_t *depth)
+{
+	stat_frame_counting counting;
+	uint32_t count = 0;
+
+	counting.window = (stat_frame_region) {reader->window_lo, reader->window_hi, reader->window};
+	counting.lower = (stat_frame_region) {reader->lower_lo, reader->lower_hi, reader->lower};
+	counting.page = (stat_frame_region) {0, 0, NULL};
+	counting.next_page = globals->page;
+	counting.next_top = reader->window_lo;
+	counting.cut = from;
+	counting.reads = 0;
+	counting.pending_count = counting.pending_at = 0;
+
+	stat_frame_forget(reader);
+
+	while (address != 0) {
+		const unsigned char *copy;
+		uintptr_t func, prev;
+
+		if (++count > STAT_FRAME_DEPTH_MAX) {
+			return false;
+		}
+		copy = stat_frame_count_head(reader, globals, &counting, address);
+		if (!copy) {
+			return false;
+		}
+
+		func = stat_frame_head_func(copy);
+		prev = stat_frame_head_prev(copy);
+		if (func == 0 && Z_TYPE_P(stat_frame_head_this(copy)) == IS_OBJECT) {
+			/* a yield from placeholder: count the delegating generators instead */
+			count--;
+			if (!stat_frame_count_delegation(reader, &counting, copy, from, prev, &address)) {
+				return false;
+			}
+			continue;
+		}
+
+		stat_frame_count_note(reader, address, copy, func, prev, count);
+		from = address;
+		address = stat_frame_count_next(&counting, prev);
+	}
+
+	stat_frame_count_index(reader, count);
 	*depth = count;
 	return true;
 }

@@ -93,10 +93,11 @@ typedef struct _stat_frame_cache {
 
 /*
  * One frame found on the walk (reader->found[], innermost first), as copied:
- * the sampler thread writes it during the walk (frame.c) or from `known` for
- * the outermost frames of a truncated stack, completes it in (3), and reads
- * it to resolve the frame (frame.c), in stat_frame_outer_same and for the
- * leaf's arguments. Valid only during the sample that wrote it.
+ * the sampler thread writes it during the walk (frame_walk.c), or from
+ * `known` for the outermost frames of a truncated stack, completes it in
+ * (3), and reads it to resolve the frame (frame_functions.c), in
+ * stat_frame_outer_same and for the leaf's arguments. Valid only during the
+ * sample that wrote it.
  */
 typedef struct _stat_frame_found {
 	uintptr_t address;      /* the frame's zend_execute_data in the engine */
@@ -131,8 +132,8 @@ typedef struct _stat_frame_found {
  * Those nearest the root are also the outermost frames of a truncated
  * stack's sample: their opline and call are kept for that. Written by
  * stat_frame_count (frame_depth.c) from the frame's head, read by
- * stat_frame_count_known, stat_frame_outer_same and (3) (frame.c); the
- * sampler thread only.
+ * stat_frame_count_known, stat_frame_outer_same, the walk (frame_walk.c)
+ * and (3) (frame_functions.c); the sampler thread only.
  */
 typedef struct _stat_frame_known {
 	uintptr_t address;   /* the frame's zend_execute_data in the engine */
@@ -540,7 +541,43 @@ static inline void stat_frame_after_take(stat_frame_reader *reader, const struct
 	reader->after_read = got >= 0 && (size_t) got >= want;
 }
 
+/*
+ * What a walk found (frame_walk.c): reader->found[0 .. count), innermost
+ * first, the last kept_outer of them taken from what a count learnt (a
+ * stack deeper than kept); where it stopped, and the `yield from`
+ * generators still pending there. The sampler thread's, on its stack, for
+ * one sample.
+ */
+typedef struct _stat_frame_walk {
+	uint32_t  count;
+	uint32_t  kept_outer;
+	uint32_t  inner, outer;  /* a stack deeper than `want` keeps its innermost `inner` and its outermost `outer` */
+	uintptr_t address;       /* 0: the stack ended; else the next frame, deeper than kept */
+	uint32_t  pending_count, pending_at;
+	uintptr_t pending[STAT_FRAME_DELEGATION + 1];
+} stat_frame_walk;
+
+typedef enum {
+	STAT_FRAME_WALKED,  /* frames found */
+	STAT_FRAME_NOTHING, /* no PHP code runs there: a memory sample */
+	STAT_FRAME_TORN     /* a frame that could not be copied, or one without a function mid-stack */
+} stat_frame_walked;
+
 /* Between the files of the frame reader (each defined where its concern lives). */
+
+/*
+ * frame_walk.c: walk from the frame at `start` outwards into found[],
+ * keeping `want` frames (the innermost walk->inner, and the outermost
+ * walk->outer from what a count learnt when the stack goes deeper).
+ */
+stat_frame_walked stat_frame_walk_from(stat_frame_reader *reader, const stat_frame_globals *globals,
+	uintptr_t start, uint32_t want, stat_frame_walk *walk);
+
+/* frame_functions.c: (3) read every distinct function of found[0 .. count) (*funcs of them), and the lines; false if the stack cannot be trusted. */
+bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint32_t *funcs);
+/* frame_functions.c: resolve each frame the walk found into the sample (its head from the innermost); false if one does not validate. */
+bool stat_frame_fill(stat_frame_reader *reader, stat_sample *sample, const stat_frame_walk *walk,
+	uint32_t stack, bool arginfo);
 
 /* frame_depth.c: drop what was learnt about the frames under a cut. */
 void stat_frame_forget(stat_frame_reader *reader);

@@ -515,6 +515,105 @@ static bool stat_frame_deep(stat_frame_reader *reader, uintptr_t address, const 
 }
 
 /*
+ * A frame deeper on the current page than the window reached: from the page
+ * under the window (`below`), copied first (one read, counted in `extra`)
+ * when it does not hold it. Its copy and the bytes available there, or
+ * NULL; reader->at_* say of which read.
+ */
+static const unsigned char *stat_frame_at_below(stat_frame_reader *reader, uintptr_t page_lo, uintptr_t address,
+	const stat_frame_found *callee, int *extra, size_t *available)
+{
+	if (!stat_frame_within(address, reader->below_lo, reader->below_hi)) {
+		/*
+		 * (up to a frame's size into the window: a frame across its lower
+		 * end is copied whole, in the same read as its callers)
+		 */
+		uintptr_t hi = reader->window_hi - reader->window_lo > sizeof(zend_execute_data)
+			? reader->window_lo + sizeof(zend_execute_data) : reader->window_hi;
+		uintptr_t from = hi - page_lo > STAT_FRAME_WINDOW_MAX ? hi - STAT_FRAME_WINDOW_MAX : page_lo;
+
+		if (from > address) {
+			from = address;
+		}
+		if (hi - from <= STAT_FRAME_WINDOW_MAX && *extra < STAT_FRAME_EXTRA_READS) {
+			(*extra)++;
+			/* as in stat_frame_lower_read: no range may describe a buffer a failed read half overwrote */
+			reader->below_lo = reader->below_hi = 0;
+			if (stat_frame_read_late(reader, reader->below, from, hi - from, callee)) {
+				reader->below_still = reader->late_still;
+				reader->below_read = reader->serial;
+				reader->below_witness = reader->late_witnessed ? callee->address : 0;
+				reader->below_lo = from;
+				reader->below_hi = hi;
+			}
+		}
+	}
+	if (!stat_frame_within(address, reader->below_lo, reader->below_hi)) {
+		return NULL;
+	}
+	*available = reader->below_hi - address;
+	reader->at_still = reader->below_still;
+	reader->at_read = reader->below_read;
+	reader->at_witnessed = callee && reader->below_witness == callee->address;
+	return reader->below + (address - reader->below_lo);
+}
+
+/*
+ * A frame off the current page: from `lower`, copied if it does not hold it
+ * yet (reads counted in `extra`): the previous page's top (its place learnt
+ * once a page), a page an earlier sample found current, or a page further
+ * down the chain. Its copy and the bytes available there, or NULL (a frame
+ * on no page known: a generator's, read alone by the caller); reader->at_*
+ * say of which read.
+ */
+static const unsigned char *stat_frame_at_lower(stat_frame_reader *reader, const stat_frame_globals *globals,
+	uintptr_t address, const stat_frame_found *callee, int *extra, size_t *available)
+{
+	if (!stat_frame_within(address, reader->lower_lo, reader->lower_hi) &&
+		*extra < STAT_FRAME_EXTRA_READS) {
+		/* (learnt again for a page whose header, copied with the window, names another previous page) */
+		if (reader->page != globals->page ||
+			(reader->header_page == globals->page && stat_frame_page_link(&reader->page_header) != reader->page_link)) {
+			stat_frame_lower_learn(reader, globals, extra);
+		}
+		/* (a frame on no page known costs its own read in stat_frame_at) */
+		if (stat_frame_lower(reader, address, callee) || stat_frame_seen(reader, globals, address, callee)) {
+			(*extra)++;
+		} else if (*extra < STAT_FRAME_EXTRA_READS) {
+			stat_frame_deep(reader, address, callee, extra);
+		}
+	}
+	if (!stat_frame_within(address, reader->lower_lo, reader->lower_hi)) {
+		return NULL;
+	}
+	*available = reader->lower_hi - address;
+	reader->at_later = reader->lower_later;
+	reader->at_still = reader->lower_still;
+	reader->at_read = reader->lower_read;
+	reader->at_witnessed = callee && reader->lower_witness == callee->address;
+	return reader->lower + (address - reader->lower_lo);
+}
+
+/*
+ * A frame no copy holds: one read of its own (the caller counts it), into
+ * `into` (`bytes` of it) when given, else into the tail of the window buffer
+ * (scratch for one frame); NULL if it failed.
+ */
+static const zend_execute_data *stat_frame_at_alone(stat_frame_reader *reader, uintptr_t address,
+	unsigned char *into, size_t bytes, const stat_frame_found *callee)
+{
+	unsigned char *to = into ? into : reader->window + STAT_FRAME_WINDOW_MAX;
+
+	if (!stat_frame_read_late(reader, to, address, into ? bytes : sizeof(zend_execute_data), callee)) {
+		return NULL;
+	}
+	reader->at_still = reader->late_still;
+	reader->at_read = reader->serial;
+	reader->at_witnessed = reader->late_witnessed;
+	return (const zend_execute_data *) to;
+}
+
+/*
  * The frame at address: from the window or the previous page's top, or one
  * extra read into `into`; each read made here copies `callee` (the frame the
  * walk came from, NULL: none) again, to say whether the frame copied is of
@@ -541,62 +640,10 @@ const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_fra
 		reader->at_read = reader->window_read;
 	} else if (reader->window_hi && address >= page_lo && address < reader->window_lo && !into) {
 		/* deeper on this page than the window reached: one read of the page under it */
-		if (!stat_frame_within(address, reader->below_lo, reader->below_hi)) {
-			/*
-			 * (up to a frame's size into the window: a frame across its lower
-			 * end is copied whole, in the same read as its callers)
-			 */
-			uintptr_t hi = reader->window_hi - reader->window_lo > sizeof(zend_execute_data)
-				? reader->window_lo + sizeof(zend_execute_data) : reader->window_hi;
-			uintptr_t from = hi - page_lo > STAT_FRAME_WINDOW_MAX ? hi - STAT_FRAME_WINDOW_MAX : page_lo;
-
-			if (from > address) {
-				from = address;
-			}
-			if (hi - from <= STAT_FRAME_WINDOW_MAX && *extra < STAT_FRAME_EXTRA_READS) {
-				(*extra)++;
-				/* as above: no range may describe a buffer a failed read half overwrote */
-				reader->below_lo = reader->below_hi = 0;
-				if (stat_frame_read_late(reader, reader->below, from, hi - from, callee)) {
-					reader->below_still = reader->late_still;
-					reader->below_read = reader->serial;
-					reader->below_witness = reader->late_witnessed ? callee->address : 0;
-					reader->below_lo = from;
-					reader->below_hi = hi;
-				}
-			}
-		}
-		if (stat_frame_within(address, reader->below_lo, reader->below_hi)) {
-			copy = reader->below + (address - reader->below_lo);
-			available = reader->below_hi - address;
-			reader->at_still = reader->below_still;
-			reader->at_read = reader->below_read;
-			reader->at_witnessed = callee && reader->below_witness == callee->address;
-		}
+		copy = stat_frame_at_below(reader, page_lo, address, callee, extra, &available);
 	} else if (reader->window_hi && (address < page_lo || address >= globals->top) && !into) {
 		/* off the current page: the top of the previous one */
-		if (!stat_frame_within(address, reader->lower_lo, reader->lower_hi) &&
-			*extra < STAT_FRAME_EXTRA_READS) {
-			/* (learnt again for a page whose header, copied with the window, names another previous page) */
-			if (reader->page != globals->page ||
-				(reader->header_page == globals->page && stat_frame_page_link(&reader->page_header) != reader->page_link)) {
-				stat_frame_lower_learn(reader, globals, extra);
-			}
-			/* (a frame on no page known costs its own read below) */
-			if (stat_frame_lower(reader, address, callee) || stat_frame_seen(reader, globals, address, callee)) {
-				(*extra)++;
-			} else if (*extra < STAT_FRAME_EXTRA_READS) {
-				stat_frame_deep(reader, address, callee, extra);
-			}
-		}
-		if (stat_frame_within(address, reader->lower_lo, reader->lower_hi)) {
-			copy = reader->lower + (address - reader->lower_lo);
-			available = reader->lower_hi - address;
-			reader->at_later = reader->lower_later;
-			reader->at_still = reader->lower_still;
-			reader->at_read = reader->lower_read;
-			reader->at_witnessed = callee && reader->lower_witness == callee->address;
-		}
+		copy = stat_frame_at_lower(reader, globals, address, callee, extra, &available);
 	}
 
 	if (!copy && (copy = stat_frame_heap_copy(reader, address, sizeof(zend_execute_data))) != NULL) {
@@ -617,25 +664,7 @@ const zend_execute_data *stat_frame_at(stat_frame_reader *reader, const stat_fra
 		return NULL;
 	}
 	(*extra)++;
-
-	if (into) {
-		if (!stat_frame_read_late(reader, into, address, bytes, callee)) {
-			return NULL;
-		}
-		reader->at_still = reader->late_still;
-		reader->at_read = reader->serial;
-		reader->at_witnessed = reader->late_witnessed;
-		return (const zend_execute_data *) into;
-	}
-
-	/* reuse the tail of the window buffer as scratch for one frame */
-	if (!stat_frame_read_late(reader, reader->window + STAT_FRAME_WINDOW_MAX, address, sizeof(zend_execute_data), callee)) {
-		return NULL;
-	}
-	reader->at_still = reader->late_still;
-	reader->at_read = reader->serial;
-	reader->at_witnessed = reader->late_witnessed;
-	return (const zend_execute_data *) (reader->window + STAT_FRAME_WINDOW_MAX);
+	return stat_frame_at_alone(reader, address, into, bytes, callee);
 }
 
 /* A read size that covers `need` with room to spare: grows at once, shrinks slowly. */
