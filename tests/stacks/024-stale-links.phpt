@@ -50,8 +50,15 @@ foreach ($samples as $sample) {
 $allowed = ['(top level)', 'a', 'b', 'g', 'h', 'k', 'microtime', 'fprintf', 'stat\\counters', 'file_put_contents', 'json_encode'];
 echo 'problems: ', json_encode(array_keys($problems)), "\n";
 echo 'unexpected names: ', json_encode(array_values(array_diff(array_keys($names), $allowed))), "\n";
-/* b() (two opcodes) is seldom caught whole: 0 of 20,000 samples in most runs, on the build before this test's change too */
-echo 'loop functions seen: ', implode(' ', array_intersect(['a', 'g', 'h', 'k'], array_keys($names))), "\n";
+/*
+ * b() (two opcodes) is seldom caught whole: 0 of 20,000 samples in most
+ * runs, on the build before this test's change too. g() is hardly longer
+ * (a call of b): on a loaded machine it went unsampled in 2 of 5 runs, on
+ * every build; the stacks above a()'s stale slots are seen as long as one
+ * of its callers is.
+ */
+$callers = array_intersect(['g', 'h', 'k'], array_keys($names));
+echo 'loop functions seen: a ', isset($names['a']) ? 'yes' : 'no', ', one of g h k: ', $callers ? 'yes' : 'no', "\n";
 ?>
 --EXPECT--
 exit: 0
@@ -60,4 +67,4 @@ invalid lines: 0
 many samples written
 problems: []
 unexpected names: []
-loop functions seen: a g h k
+loop functions seen: a yes, one of g h k: yes
