@@ -17,14 +17,14 @@ foreach (['shop.jsonl', 'pool.jsonl'] as $name) {
     [$code, $out, $err] = statq_run(['fold', '-f', $file]);
     $folded = statq_parse_folded($out);
     printf("%s: fold exit %d, sum %s, as documented %s\n", $name, $code,
-        array_sum($folded) === count($busy) ? 'ok' : 'wrong', $folded === statq_expected_fold($samples) ? 'yes' : 'no');
+        array_sum($folded) === statq_weighted($busy) ? 'ok' : 'wrong', $folded === statq_expected_fold($samples) ? 'yes' : 'no');
 
     [$code, $out, $err] = statq_run(['top', '--once', '--rows', '0', '-f', $file]);
     $rows = statq_parse_top($out);
     $shown = [];
     foreach ($rows as [$self, $selfPercent, $total, $totalPercent, $function]) {
         $shown[$function] = [$self, $total];
-        if (abs($selfPercent - 100 * $self / count($busy)) > 0.01 || abs($totalPercent - 100 * $total / count($busy)) > 0.01) {
+        if (abs($selfPercent - 100 * $self / statq_weighted($busy)) > 0.01 || abs($totalPercent - 100 * $total / statq_weighted($busy)) > 0.01) {
             echo "wrong percentage for $function\n";
         }
     }
@@ -33,9 +33,10 @@ foreach (['shop.jsonl', 'pool.jsonl'] as $name) {
     $sorted = $selfs;
     rsort($sorted);
     printf("%s: rows by self: %s\n", $name, $selfs === $sorted ? 'yes' : 'no');
-    preg_match('/samples (\d+), rate ([\d.]+)\/s, lost (\d+), failed (\S+), malformed (\d+)/', $out, $m);
-    printf("%s: header samples %s, rate %s, lost %s, malformed %s\n", $name, $m[1] == count($busy) ? 'ok' : 'wrong',
-        $m[2] > 0 ? 'ok' : 'wrong', $m[3], $m[5]);
+    /* samples as they came, then weighted: what the table adds up */
+    preg_match('/samples (\d+) \(weighted (\d+)\), rate ([\d.]+)\/s, lost (\d+), failed (\S+), malformed (\d+)/', $out, $m);
+    printf("%s: header samples %s, rate %s, lost %s, malformed %s\n", $name,
+        $m[1] == count($busy) && $m[2] == statq_weighted($busy) ? 'ok' : 'wrong', $m[3] > 0 ? 'ok' : 'wrong', $m[4], $m[6]);
 }
 
 /* shop.php's known hot spot */

@@ -51,7 +51,7 @@ printf("well-formed XML: %s\n", xmllint('', "$dir/flame.html"));
 printf("valid HTML: %s\n", xmllint('--html', "$dir/flame.html"));
 $html = file_get_contents("$dir/flame.html");
 $data = statq_flame_data($html);
-printf("data: %s, samples %s\n", is_array($data) ? 'yes' : 'no', $data['samples'] === count($busy) ? 'ok' : 'wrong');
+printf("data: %s, samples %s\n", is_array($data) ? 'yes' : 'no', $data['samples'] === statq_weighted($busy) ? 'ok' : 'wrong');
 $want = ['hot_loop', 'cold_hash', 'md5'];
 if (isset($samples[0]['stack'])) {
     /* with stacks: the callers, down to the script's top-level code */
@@ -59,7 +59,7 @@ if (isset($samples[0]['stack'])) {
     $want[] = '<' . basename($samples[0]['request']['path']) . '>';
 }
 printf("frames missing: %s\n", implode(',', array_diff($want, $data['names'])) ?: 'none');
-printf("tree consistent: %s, root total: %s\n", consistent($data['tree']) ? 'yes' : 'no', $data['tree'][1] === count($busy) ? 'ok' : 'wrong');
+printf("tree consistent: %s, root total: %s\n", consistent($data['tree']) ? 'yes' : 'no', $data['tree'][1] === statq_weighted($busy) ? 'ok' : 'wrong');
 $paths = [];
 paths($data, $data['tree'], '', $paths);
 printf("tree is the folded stacks: %s\n", statq_sorted($paths) === statq_expected_fold($samples) ? 'yes' : 'no');

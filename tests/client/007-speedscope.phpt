@@ -110,11 +110,11 @@ shuffle($lines);
 $shuffled = json_decode($out, true);
 printf("shuffled input, same profile: %s\n", named($shuffled) === named($json) ? 'yes' : 'no');
 
-/* --weights count: every weight 1, unit none */
+/* --weights count: each sample's weight (1, or the intervals a late tick stands for: "weight"), in time order; unit none */
 [$code, $out] = statq_run(['speedscope', '--weights', 'count', '-f', $file]);
 $counted = json_decode($out, true);
-printf("--weights count: problems %s, unit %s, all 1: %s\n", implode(', ', schema_problems($counted)) ?: 'none',
-    $counted['profiles'][0]['unit'], array_unique($counted['profiles'][0]['weights']) === [1] ? 'yes' : 'no');
+printf("--weights count: problems %s, unit %s, each the sample's weight: %s\n", implode(', ', schema_problems($counted)) ?: 'none',
+    $counted['profiles'][0]['unit'], $counted['profiles'][0]['weights'] === array_map('statq_weight', $busy) ? 'yes' : 'no');
 
 /* two processes: one profile per pid, or one with --merge */
 $pool = __DIR__ . '/fixtures/pool.jsonl';
@@ -138,6 +138,6 @@ median weight near the interval: yes
 hot_loop has most of the time: yes
 user frames carry their file: yes
 shuffled input, same profile: yes
---weights count: problems none, unit none, all 1: yes
+--weights count: problems none, unit none, each the sample's weight: yes
 pool: problems none, profiles 2, names pid N,pid N
 pool --merge: problems none, profiles 1, samples all

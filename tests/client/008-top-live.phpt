@@ -23,7 +23,7 @@ printf("top: exit %d, stderr %s\n", $code, $top->stderr() === '' ? 'empty' : $to
 $rows = statq_parse_top($top->stdout());
 printf("first row: %s\n", $rows[0][4] ?? 'none');
 printf("hot spot share: %s\n", ($rows[0][1] ?? 0) > 50 ? 'most' : 'not most');
-preg_match('/^statq top: (\S+)\nsamples (\d+), rate ([\d.]+)\/s, lost (\d+), failed (\S+), malformed (\d+), idle (\d+) \(skipped\), filtered out (\d+)$/m',
+preg_match('/^statq top: (\S+)\nsamples (\d+) \(weighted \d+\), rate ([\d.]+)\/s, lost (\d+), failed (\S+), malformed (\d+), idle (\d+) \(skipped\), filtered out (\d+)$/m',
     $top->stdout(), $m);
 printf("header: source %s, samples %s, rate %s, lost %s, malformed %s\n", ($m[1] ?? '') === "unix://$dir/stream.sock" ? 'unix' : ($m[1] ?? '?'), ($m[2] ?? 0) >= 500 ? 'all' : ($m[2] ?? '?'),
     ($m[3] ?? 0) > 0 ? 'yes' : 'no', $m[4] ?? '?', $m[6] ?? '?');

@@ -38,7 +38,7 @@ foreach ($samples as $sample) {
     $roots = ['path' => $uri !== null ? 'path ' . preg_replace('/[?#].*$/s', '', $uri) : $script,
         'script' => $script, 'uri' => $uri !== null ? "uri $uri" : $script];
     foreach ($roots as $group => $root) {
-        $expected[$group][$root] = ($expected[$group][$root] ?? 0) + 1;
+        $expected[$group][$root] = ($expected[$group][$root] ?? 0) + statq_weight($sample);
     }
 }
 foreach (['path', 'script', 'uri'] as $group) {

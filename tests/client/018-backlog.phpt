@@ -56,7 +56,7 @@ printf("record --backlog: every sample stat took: %s, stderr %s\n", count($every
     $all->stderr() === '' ? 'empty' : $all->stderr());
 
 preg_match('/^backlog left out (\d+) \(samples taken before statq connected\)$/m', $top->stdout(), $m);
-preg_match('/^samples (\d+),.* idle (\d+) \(skipped\)/m', $top->stdout(), $n);
+preg_match('/^samples (\d+) \(weighted \d+\),.* idle (\d+) \(skipped\)/m', $top->stdout(), $n);
 printf("top: backlog in the header: %s, samples (and idle ones) after it: %s\n", ($m[1] ?? 0) >= 300 ? 'yes' : 'no',
     isset($n[1], $m[1]) && $n[1] + $n[2] + $m[1] === count($dumped) ? 'all the rest' : 'no');
 

@@ -58,13 +58,14 @@ printf("cuts: %d lines, all but the whole ones malformed: %s\n", array_sum($expe
 $readers = [['top', '--once', '--rows', '0'], ['fold'], ['flame'], ['speedscope'], ['fold', '--group', 'uri', '--idle']];
 foreach ($files as $n => [$text, $expect]) {
     $gzip = $n % 3 === 0;
+    $weighted = fuzz_text_weighted($text);
     $path = "$dir/lines-$n.jsonl" . ($gzip ? '.gz' : '');
     file_put_contents($path, $gzip ? gzencode($text, mt_rand(1, 9)) : $text);
     foreach ($readers as $args) {
-        $runner->add(array_merge($args, ['-f', $path]), null, ['kind' => 'lines', 'expect' => $expect, 'path' => $path, 'args' => $args]);
+        $runner->add(array_merge($args, ['-f', $path]), null, ['kind' => 'lines', 'expect' => $expect, 'weighted' => $weighted, 'path' => $path, 'args' => $args]);
     }
     /* and through stdin */
-    $runner->add(['fold'], $path, ['kind' => 'lines', 'expect' => $expect, 'path' => 'stdin', 'args' => ['fold']]);
+    $runner->add(['fold'], $path, ['kind' => 'lines', 'expect' => $expect, 'weighted' => $weighted, 'path' => 'stdin', 'args' => ['fold']]);
 }
 $problems = [];
 $checked = ['lines runs' => 0];

@@ -34,7 +34,7 @@ $child->send("stop\n");
 var_dump($child->wait());
 $pool = json_decode(trim(substr($child->stdout(), strlen("ready\n"))), true);
 printf("top: exit %d, stderr %s\n", $code, $err === '' ? 'empty' : $err);
-$header = preg_match('/^samples (\d+), rate [\d.]+\/s, lost \d+, failed (\d+) \(([\d.]+)% of the pool\'s\), /m', $out, $m);
+$header = preg_match('/^samples (\d+) \(weighted \d+\), rate [\d.]+\/s, lost \d+, failed (\d+) \(([\d.]+)% of the pool\'s\), /m', $out, $m);
 printf("failed from the pool: %s\n", $header ? 'yes' : "no:\n$out");
 if ($header) {
     [, $samples, $failed, $percent] = $m;

@@ -22,7 +22,8 @@ printf("pprof: exit %d, stderr empty: %s, gzip: %s\n", $code, $err === '' ? 'yes
 /* go tool pprof's own reading: per function, flat = self samples and cum = inclusive samples */
 [$code, $out, $err] = fleet_pprof(['-top', '-sample_index=samples', '-nodefraction=0', '-edgefraction=0', "$dir/profile.pb.gz"]);
 [$rows, $total] = fleet_parse_pprof_top($out);
-printf("go tool pprof -top: exit %d, total = samples: %s\n", $code, $total === count($busy) ? 'yes' : "no ($total of " . count($busy) . ")\n$out$err");
+/* each sample counted as its weight (a late tick's stands for the intervals it missed) */
+printf("go tool pprof -top: exit %d, total = samples: %s\n", $code, $total === statq_weighted($busy) ? 'yes' : "no ($total of " . statq_weighted($busy) . ")\n$out$err");
 $expected = statq_expected_top($samples);
 printf("flat and cum per function as the samples say: %s\n", $rows === $expected ? 'yes' : 'no');
 if ($rows !== $expected) {

@@ -47,14 +47,15 @@ printf("entries: %s, fields as documented: %s, their samples are the direct read
 /* aggregate: every sample, by its own time, in the daily and hourly files of `all` and of the script */
 [$code, $out, $err] = statq_run(['aggregate', '--redis', $redis->url(), '--stream', 'stat:samples', '--group', 'flames',
     '--dir', "$dir/flames", '--once']);
-preg_match('/aggregate: (\d+) entries, (\d+) samples written to .*?; (.*)$/', trim($err), $a);
+preg_match('/aggregate: (\d+) entries, (\d+) samples \(weighted (\d+)\) written to .*?; (.*)$/', trim($err), $a);
 printf("aggregate: exit %d, entries: %s, samples: %s, %s\n", $code, isset($a[1]) && (int) $a[1] === count($entries) ? 'all' : 'not all: ' . $err,
-    /* samples outside PHP code ("memory") have no stack to fold: left out, as by fold */
-    isset($a[2]) && (int) $a[2] === count(array_filter($direct, fn($s) => statq_expected_frames($s) !== null)) ? 'all' : 'not all', $a[3] ?? '');
+    /* samples outside PHP code ("memory") have no stack to fold: left out, as by fold; weighted: each as its weight */
+    isset($a[2]) && (int) $a[2] === count($busy = array_filter($direct, fn($s) => statq_expected_frames($s) !== null))
+    && (int) $a[3] === statq_weighted($busy) ? 'all' : 'not all', $a[4] ?? '');
 [$code, $folded] = statq_run(['fold', '-f', "$dir/direct.jsonl"]);
 $expected = statq_parse_folded($folded);
 printf("daily all = the direct reader's fold: %s (%s samples)\n", fleet_folded("$dir/flames/daily/*.all.folded*") === $expected ? 'yes' : 'no',
-    array_sum($expected) === count(array_filter($direct, fn($s) => statq_expected_frames($s) !== null)) ? 'all' : 'not all');
+    array_sum($expected) === statq_weighted(array_filter($direct, fn($s) => statq_expected_frames($s) !== null)) ? 'all' : 'not all');
 printf("hourly all add up to the same: %s\n", fleet_folded("$dir/flames/hourly/*.all.folded*") === $expected ? 'yes' : 'no');
 $script = str_replace('/', '_', ltrim($direct[0]['request']['path'], '/'));
 printf("per script, the same (one script): %s\n", fleet_folded("$dir/flames/daily/*.$script.folded*") === $expected ? 'yes' : 'no');
@@ -66,13 +67,13 @@ printf("flame graph beside it, with every sample: %s\n", $flame && $flame['sampl
 $index = file_get_contents("$dir/flames/index.html");
 printf("index links the day: %s\n", str_contains($index, "<h2>$day</h2>") && str_contains($index, "href=\"daily/$day.all.html\"")
     && str_contains($index, "href=\"hourly/$hour.all.html\"") ? 'yes' : 'no');
-/* the index: the day's `all` first, then its script, then the hours; each with its samples and their first and last time */
+/* the index: the day's `all` first, then its script, then the hours; each with its samples (by weight) and their first and last time */
 preg_match_all('/<li><a href="([^"]+)\.html">[^<]*<\/a> <span class="n">(\d+) samples, ([\d:?]+) to ([\d:?]+)<\/span>/', $index, $items, PREG_SET_ORDER);
 $kept = array_filter($direct, fn($s) => statq_expected_frames($s) !== null);
 $times = array_map(fn($s) => gmdate('H:i:s', (int) $s['time']), $kept);
 printf("index: first the day's all, then its script: %s; samples and times: %s\n",
     count($items) >= 2 && $items[0][1] === "daily/$day.all" && $items[1][1] === "daily/$day.$script" ? 'yes' : 'no: ' . implode(', ', array_column($items, 1)),
-    $items && (int) $items[0][2] === count($kept) && $items[0][3] === min($times) && $items[0][4] === max($times) ? 'yes' : 'no: ' . ($items[0][0] ?? ''));
+    $items && (int) $items[0][2] === statq_weighted($kept) && $items[0][3] === min($times) && $items[0][4] === max($times) ? 'yes' : 'no: ' . ($items[0][0] ?? ''));
 printf("pending after: %d\n", $redis->pending('stat:samples', 'flames'));
 
 /* a second run: nothing new, nothing counted twice; no temporary file left (.losses: the count of losses said, losses.h) */

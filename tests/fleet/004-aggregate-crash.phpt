@@ -68,11 +68,11 @@ printf("SIGTERM: exit %s, daily all = the recording's fold: %s, pending: %d\n", 
 shipped: exit 0, entries: yes
 committed: killed: exit 9, journal left: yes, pending: all
 committed: again: exit 0, statq: aggregate: finishing the write a previous run committed (DIR/committed/.journal)
-statq: aggregate: 0 entries, 0 samples written to DIR/committed
+statq: aggregate: 0 entries, 0 samples (weighted 0) written to DIR/committed
 committed: daily all = the recording's fold: yes, hourly too: yes, pending: 0, journal: gone
 renamed: killed: exit 9, journal left: yes, pending: all
 renamed: again: exit 0, statq: aggregate: finishing the write a previous run committed (DIR/renamed/.journal)
-statq: aggregate: 0 entries, 0 samples written to DIR/renamed
+statq: aggregate: 0 entries, 0 samples (weighted 0) written to DIR/renamed
 renamed: daily all = the recording's fold: yes, hourly too: yes, pending: 0, journal: gone
 read, not written: yes
 killed: pending: all, written: nothing

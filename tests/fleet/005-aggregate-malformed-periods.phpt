@@ -85,7 +85,7 @@ statq: aggregate: skipped entry ID of stat:samples: an unknown encoding (acknowl
 statq: aggregate: entry ID of stat:samples: skipped 2 malformed lines
 statq: aggregate: skipped entry ID of stat:samples: none of its lines is a stat sample (acknowledged; it will not be read again)
 statq: aggregate: retention: removed 6 files of periods from DAY HH:00 to DAY HH:00 UTC (older than --retain-hours 24 for hourly files, --retain-days 90 for daily ones)
-statq: aggregate: 9 entries, 90 samples written to DIR/out; 5 malformed entries, 4 malformed lines skipped; 7 samples dropped by ship, 8 lost by stat, 0 entries trimmed before they were read
+statq: aggregate: 9 entries, 90 samples (weighted 90) written to DIR/out; 5 malformed entries, 4 malformed lines skipped; 7 samples dropped by ship, 8 lost by stat, 0 entries trimmed before they were read
 exit 0, pending: 0
 daily all: every good sample, once: yes
 three days ago: daily closed, gzip: yes, same counts: yes; hourly removed (24 h kept): yes

@@ -73,7 +73,7 @@ printf("samples on the cpu clock: %s\n", count($busy) >= 30 && !array_filter($bu
 [$rows, $total] = fleet_parse_pprof_top($out);
 $expected = statq_expected_top($samples);
 printf("go tool pprof -top: exit %d, total = the direct reader's samples: %s, per function the same: %s\n", $code,
-    $total === count($busy) ? 'yes' : "no ($total of " . count($busy) . ")", $rows === $expected ? 'yes' : 'no');
+    $total === statq_weighted($busy) ? 'yes' : "no ($total of " . statq_weighted($busy) . ")", $rows === $expected ? 'yes' : 'no');
 if ($rows !== $expected) {
     echo "pprof's rows: ", json_encode($rows), "\nthe direct reader's: ", json_encode($expected), "\nrecord: {$direct->stderr()}pprof: {$pprof->stderr()}\n";
 }

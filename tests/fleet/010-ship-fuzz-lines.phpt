@@ -29,7 +29,8 @@ for ($f = 0; $f < 8; $f++) {
         if (mt_rand(0, 19) === 0) {
             /* a key the head says, again after the frames: the last one counts, as in the whole line */
             $lines[] = preg_replace('/\}$/', ',' . fuzz_pick(['"type":"lost"', '"time":"x"', '"time":1e999', '"elapsed":null',
-                '"request":{"pid":"x","elapsed":[]}', '"type":"user"', '"time":1700000000.25']) . '}', fuzz_pick($base));
+                '"request":{"pid":"x","elapsed":[]}', '"type":"user"', '"time":1700000000.25', '"weight":0', '"weight":4',
+                '"weight":2.0']) . '}', fuzz_pick($base));
         }
     }
     $text = implode("\n", $lines) . "\n";

@@ -19,9 +19,9 @@ gzipper: 300 buffers (0 to 200 kB) come back in the order put, each inflating to
 gzipper: never more than 4 buffers between put and take: ok
 gzipper: pending counts the buffers put and not taken, and their bytes before compression: ok
 gzipper: stopped with buffers not taken back, it ends: ok
-heads, two workers: 200 entries three times over: each entry's lines, kinds, times, paths and tails as written; not gzip, dropped and NIL entries told apart: ok
+heads, two workers: 200 entries three times over: each entry's lines, kinds, times, weights, paths and tails as written; not gzip, dropped and NIL entries told apart: ok
 heads, two workers: a list ended after 2 of its entries, then freed: the workers let go of it: ok
-heads, no worker: 200 entries three times over: each entry's lines, kinds, times, paths and tails as written; not gzip, dropped and NIL entries told apart: ok
+heads, no worker: 200 entries three times over: each entry's lines, kinds, times, weights, paths and tails as written; not gzip, dropped and NIL entries told apart: ok
 heads, no worker: a list ended after 2 of its entries, then freed: the workers let go of it: ok
 9 passed, 0 failed
 exit: 0

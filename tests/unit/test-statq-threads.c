@@ -203,15 +203,20 @@ static const struct {
 	int         kind;
 } test_lines[] = {
 	{"{\"type\":\"user\",\"request\":{\"pid\":7,\"path\":\"/srv/%s.php\"},\"elapsed\":0.5,\"time\":17000%05d.25,\"clock\":\"wall\","
-		"\"memory\":{\"used\":1,\"peak\":2},\"location\":{\"file\":\"/a.php\",\"line\":3},\"stack\":[{\"function\":\"f\"}]}", 1},
+		"\"weight\":3,\"memory\":{\"used\":1,\"peak\":2},\"location\":{\"file\":\"/a.php\",\"line\":3},\"stack\":[{\"function\":\"f\"}]}", 1},
 	{"{\"type\":\"internal\",\"request\":{\"pid\":7,\"path\":\"/srv/%s.php\"},\"elapsed\":0.5,\"time\":17000%05d.5,\"clock\":\"wall\","
 		"\"memory\":{\"used\":1,\"peak\":2},\"symbol\":{\"function\":\"md5\"},\"stack\":[{\"function\":\"md5\"}]}", 2},
-	{"{\"type\":\"memory\",\"request\":{\"pid\":7},\"elapsed\":0.5,\"time\":17000%05d.75,\"clock\":\"wall\",\"memory\":{\"used\":1,\"peak\":2},"
+	{"{\"type\":\"memory\",\"request\":{\"pid\":7},\"elapsed\":0.5,\"time\":17000%05d.75,\"clock\":\"wall\",\"weight\":2,\"memory\":{\"used\":1,\"peak\":2},"
 		"\"stack\":[{\"function\":\"g\"}]}", 3},
 	{"{\"type\":\"lost\",\"count\":3}", 0},
 	{"{\"type\":\"user\",\"time\":1,\"request\":{\"a\":{\"b\":1,\"location\":2}},\"location\":{}}", 0},
 	{"{\"type\":\"user\",\"request\":{},\"time\":1 not json,\"location\":{}}", 0},
+	/* a weight that is not stat's: the caller parses the line whole (and finds it malformed) */
+	{"{\"type\":\"user\",\"request\":{},\"time\":1,\"weight\":0,\"location\":{}}", 0},
+	{"{\"type\":\"user\",\"request\":{},\"time\":1,\"weight\":2.5,\"location\":{}}", 0},
 };
+/* the weights heads reads in the first three lines (absent: 1) */
+static const uint32_t test_weights[] = {3, 1, 2};
 
 #define TEST_LINES (sizeof(test_lines) / sizeof(test_lines[0]))
 
@@ -317,11 +322,11 @@ static bool test_entry_right(const statq_heads_entry *slot, int e, char *why, si
 		if (head->kind == 0) {
 			continue;
 		}
-		if (head->time != 1700000000.0 + e + (k + 1) * 0.25
+		if (head->time != 1700000000.0 + e + (k + 1) * 0.25 || head->weight != test_weights[k]
 				|| strncmp(line + head->tail, k == 1 ? "\"symbol\":" : k == 2 ? "\"stack\":" : "\"location\":", 8) != 0
 				|| (k < 2 ? head->path == SIZE_MAX || strcmp(slot->paths + head->path, path) != 0 : head->path != SIZE_MAX)) {
-			snprintf(why, size, "entry %d line %zu: time %.3f, tail %.12s, path %s", e, k, head->time, line + head->tail,
-				head->path == SIZE_MAX ? "(none)" : slot->paths + head->path);
+			snprintf(why, size, "entry %d line %zu: time %.3f, weight %u, tail %.12s, path %s", e, k, head->time, head->weight,
+				line + head->tail, head->path == SIZE_MAX ? "(none)" : slot->paths + head->path);
 			return false;
 		}
 	}
@@ -350,7 +355,7 @@ static void test_heads(size_t workers, const char *name)
 	{
 		char case_name[200];
 
-		snprintf(case_name, sizeof(case_name), "heads, %s: 200 entries three times over: each entry's lines, kinds, times, paths and tails as written; not gzip, dropped and NIL entries told apart", name);
+		snprintf(case_name, sizeof(case_name), "heads, %s: 200 entries three times over: each entry's lines, kinds, times, weights, paths and tails as written; not gzip, dropped and NIL entries told apart", name);
 		stat_unit_case(case_name, right, "%s", why);
 	}
 	statq_heads_begin(heads, list);

@@ -19,7 +19,9 @@
  * period being held (see statq_agg_line_tail).
  *
  * Counting: each sample's stack (named as statq fold names it) is interned
- * once (its text, an id) and counted in memory per file, by id (counts.h):
+ * once (its text, an id) and counted in memory per file, by id (counts.h),
+ * as its weight (sample.h: a late tick's sample stands for the intervals
+ * it missed too; the weight travels in the line as stat wrote it):
  * (hour, entry point) and (day, entry point), where the entry point is
  * `all` and the sample's script, and hour and day are UTC by the sample's
  * own "time". Memory grows with the distinct stacks of the periods in
@@ -616,9 +618,10 @@ static int statq_agg_run(statq_agg *agg)
 /* The last word, on stderr; the exit status it makes of status. */
 static int statq_agg_last_word(const statq_agg *agg, int status)
 {
-	fprintf(stderr, "statq: aggregate: %llu entries, %llu samples written to %s; %llu malformed entries, %llu malformed lines skipped; "
-		"%llu samples dropped by ship, %llu lost by stat, %llu entries trimmed before they were read%s\n",
-		(unsigned long long) agg->entries, (unsigned long long) agg->samples, agg->dir,
+	/* samples: the lines, each once; weighted: each as its weight, what the files add up */
+	fprintf(stderr, "statq: aggregate: %llu entries, %llu samples (weighted %llu) written to %s; %llu malformed entries, "
+		"%llu malformed lines skipped; %llu samples dropped by ship, %llu lost by stat, %llu entries trimmed before they were read%s\n",
+		(unsigned long long) agg->entries, (unsigned long long) agg->samples, (unsigned long long) agg->weighted, agg->dir,
 		(unsigned long long) agg->malformed_entries, (unsigned long long) agg->malformed_lines, (unsigned long long) agg->dropped,
 		(unsigned long long) agg->lost, (unsigned long long) (agg->trimmed + agg->losses.trimmed),
 		agg->losses.recreated ? "; the group was made again (what it had not read by then, if anything, is lost)" : "");

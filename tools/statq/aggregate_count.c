@@ -4,8 +4,8 @@
  * heads.h's workers, each line's head parsed there and its tail here the
  * first time it is seen (by digest after), its stack interned (each
  * frame's escaped name once, the stack as their ids; a folded file's lines
- * the same way), counted in its hour's and day's files, for `all` and its
- * script.
+ * the same way), counted as its weight (sample.h) in its hour's and day's
+ * files, for `all` and its script.
  * The main thread.
  */
 #include <dirent.h>
@@ -266,7 +266,8 @@ static uint64_t statq_agg_frames(statq_agg *agg, json_object *object)
 	return statq_agg_stack_of_ids(agg, depth);
 }
 
-static void statq_agg_add(statq_agg *agg, uint64_t stack, double time, const char *path, double fallback)
+/* A sample of that stack, taken at time in the script path, counted as its weight in its four files. */
+static void statq_agg_add(statq_agg *agg, uint64_t stack, double time, const char *path, double fallback, uint64_t weight)
 {
 	const uint32_t *quad;
 	time_t when;
@@ -282,11 +283,12 @@ static void statq_agg_add(statq_agg *agg, uint64_t stack, double time, const cha
 	for (i = 0; i < 4; i++) {
 		statq_agg_file *file = &agg->files[quad[i]];
 
-		statq_agg_count(agg, file, (uint32_t) stack, 1);
+		statq_agg_count(agg, file, (uint32_t) stack, weight);
 		file->first = file->first == 0 || time < file->first ? time : file->first;
 		file->last = time > file->last ? time : file->last;
 	}
 	agg->samples++;
+	agg->weighted += weight;
 }
 
 static json_object *statq_agg_parse(statq_agg *agg, const char *text, size_t length)
@@ -327,7 +329,9 @@ static bool statq_agg_line_tail(statq_agg *agg, const char *line, const statq_he
 		key = (size_t) snprintf(agg->split, agg->split_capacity, "{\"type\":\"%s\",", kind);
 		memcpy(agg->split + key, tail, tail_length);
 		key += tail_length;
-		if (!(frames = statq_agg_parse(agg, agg->split, key))) {
+		/* a "weight" among the frames (not where stat writes it) would be the line's: parse it whole */
+		if (!(frames = statq_agg_parse(agg, agg->split, key)) || json_object_object_get_ex(frames, "weight", NULL)) {
+			json_object_put(frames);
 			return false;
 		}
 		stack = statq_agg_frames(agg, frames);
@@ -335,7 +339,7 @@ static bool statq_agg_line_tail(statq_agg *agg, const char *line, const statq_he
 		*statq_table_get(tails, &digest, sizeof(digest), &added) = stack;
 		agg->bytes += sizeof(digest) + 1 + sizeof(statq_table_entry) * 2 + 16;
 	}
-	statq_agg_add(agg, stack, head->time, path, fallback);
+	statq_agg_add(agg, stack, head->time, path, fallback, head->weight);
 	return true;
 }
 
@@ -345,6 +349,7 @@ static bool statq_agg_line(statq_agg *agg, const char *line, size_t length, doub
 	json_object *object, *type, *request, *value;
 	const char *path = NULL;
 	double time = 0;
+	int64_t weight;
 
 	if (!(object = statq_agg_parse(agg, line, length)) || !json_object_object_get_ex(object, "type", &type)
 			|| !json_object_is_type(type, json_type_string)) {
@@ -356,6 +361,11 @@ static bool statq_agg_line(statq_agg *agg, const char *line, size_t length, doub
 		json_object_put(object);
 		return true;
 	}
+	if (!statq_sample_weight(object, &weight)) {
+		/* a weight that is not stat's: malformed, as every reader has it */
+		json_object_put(object);
+		return false;
+	}
 	if (json_object_object_get_ex(object, "time", &value)) {
 		time = json_object_get_double(value);
 	}
@@ -363,7 +373,7 @@ static bool statq_agg_line(statq_agg *agg, const char *line, size_t length, doub
 			&& json_object_is_type(value, json_type_string)) {
 		path = json_object_get_string(value);
 	}
-	statq_agg_add(agg, statq_agg_frames(agg, object), time, path, fallback);
+	statq_agg_add(agg, statq_agg_frames(agg, object), time, path, fallback, (uint64_t) weight);
 	json_object_put(object);
 	return true;
 }

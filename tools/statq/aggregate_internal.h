@@ -55,11 +55,11 @@
 typedef struct _statq_agg_file {
 	char       *key;
 	time_t      start, end;   /* the period */
-	statq_counts stacks;      /* stack id -> samples */
+	statq_counts stacks;      /* stack id -> samples, each counted as its weight */
 	double      first, last;  /* the least and greatest "time" of the samples held */
 } statq_agg_file;
 
-/* A file's figures for the index, in NAME.meta beside it: "samples N first T last T" (T: Unix seconds). */
+/* A file's figures for the index, in NAME.meta beside it: "samples N first T last T" (T: Unix seconds; N by weight, the folded counts' sum). */
 typedef struct _statq_agg_meta {
 	uint64_t samples;
 	double   first, last;
@@ -120,6 +120,7 @@ typedef struct _statq_agg {
 
 	/* totals, for the last word */
 	uint64_t     entries, samples, idle, malformed_entries, malformed_lines, dropped, lost, trimmed, other;
+	uint64_t     weighted;    /* the samples counted each as its weight: what the files add up */
 	uint64_t     files_written;
 	bool         failed;
 	bool         said_missing;  /* said that the stream is not there yet */

@@ -1,5 +1,6 @@
 /*
- * flame.c: `statq flame`, a flame graph as one self-contained HTML page.
+ * flame.c: `statq flame`, a flame graph as one self-contained HTML page;
+ * its counts, and its "samples", are of samples by their weight (profile.h).
  *
  * The page (flame.html, compiled in as flame_page.h) holds the call tree as
  * JSON in a <script type="application/json"> element and a script that draws

@@ -1,6 +1,7 @@
 /*
  * fold.c: `statq fold`, the collapsed-stack format ("a;b;c 12"): one line per
- * call tree node with self samples, its path from the root, in name order.
+ * call tree node with self samples, its path from the root, in name order;
+ * a count is of samples by their weight (profile.h).
  */
 #include <stdlib.h>
 #include <string.h>

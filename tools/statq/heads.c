@@ -105,6 +105,7 @@ static void statq_heads_line(statq_heads_reader *reader, statq_heads_entry *slot
 	const char *split = statq_sample_split(line, head->length);
 	json_object *object, *type, *request, *value;
 	size_t length;
+	int64_t weight;
 	int kind;
 
 	head->kind = 0;
@@ -127,11 +128,13 @@ static void statq_heads_line(statq_heads_reader *reader, statq_heads_entry *slot
 		json_object_put(object);
 		return;
 	}
-	if (!(kind = statq_sample_kind(json_object_get_string(type)))) {
+	/* (a weight that is not stat's: the caller parses the line whole, and finds it malformed) */
+	if (!(kind = statq_sample_kind(json_object_get_string(type))) || !statq_sample_weight(object, &weight)) {
 		json_object_put(object);
 		return;
 	}
 	head->kind = (uint8_t) kind;
+	head->weight = (uint32_t) weight;
 	head->tail = length + 1;
 	head->time = json_object_get_double(value);
 	head->path = SIZE_MAX;

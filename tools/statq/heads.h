@@ -1,15 +1,15 @@
 /*
  * heads.h: the entries of one XREADGROUP reply read ahead by worker
  * threads, for aggregate: each entry's samples decompressed and split into
- * lines, and each line's head (type, time, the script's path) parsed by
+ * lines, and each line's head (type, time, weight, the script's path) parsed by
  * json-c, while the caller's thread counts the entries before it.
  *
  * The head is what a line as stat writes it holds before its frames
  * (statq_sample_split says where, and why a line may be split there); the
  * tail, from "location" or "symbol", is left to the caller, who knows the
  * tails already seen. A line that is not such a line (no such key, a head
- * that is not a sample's or does not parse) is marked for the caller to
- * parse whole, as any other.
+ * that is not a sample's or does not parse, a weight statq_sample_weight
+ * refuses) is marked for the caller to parse whole, as any other.
  *
  * Threads: the caller (begin, entry, end, start and stop) and the workers.
  * A worker reads the reply (never changing it) and writes only the slot of
@@ -39,6 +39,7 @@ typedef struct _statq_head {
 	size_t   tail;            /* kind > 0: where the tail ("location":...) starts, from the line's start */
 	double   time;            /* kind > 0: the sample's "time" */
 	size_t   path;            /* kind > 0: the script's path in paths, or SIZE_MAX: none */
+	uint32_t weight;          /* kind > 0: the sample's "weight" (1 when absent: statq_sample_weight) */
 	uint8_t  kind;            /* 0: to parse whole; else statq_sample_kind (1 user, 2 internal, 3 memory) */
 } statq_head;
 

@@ -78,7 +78,8 @@ static const statq_option statq_option_table[] = {
 	{"seconds", required_argument, OPT_SECONDS, STATQ_CMD_READ, "N",
 		"stop reading after N seconds (decimals allowed)"},
 	{"samples", required_argument, OPT_SAMPLES, STATQ_CMD_READ, "N",
-		"stop reading after N samples (counted after the filters)"},
+		"stop reading after N samples (counted after the filters, each\n"
+		"once whatever its weight)"},
 	{"pid",     required_argument, OPT_PID, STATQ_CMD_READ, "PID",
 		"only samples of this process"},
 	{"uri",     required_argument, OPT_URI, STATQ_CMD_READ, "REGEX",
@@ -111,7 +112,8 @@ static const statq_option statq_option_table[] = {
 		"order rows by self (default) or inclusive samples"},
 	{"weights", required_argument, OPT_WEIGHTS, STATQ_CMD_SPEEDSCOPE, "time|count",
 		"a sample weighs the time since the previous sample of the same\n"
-		"request, in seconds (time, the default), or 1 (count)"},
+		"request, in seconds (time, the default), or its weight (count:\n"
+		"1, or the intervals a late tick stands for)"},
 	{"merge",   no_argument, OPT_MERGE, STATQ_CMD_SPEEDSCOPE, NULL,
 		"one profile for all processes instead of one per pid"},
 	{"title",   required_argument, OPT_TITLE, STATQ_CMD_FLAME, "TEXT",

@@ -4,13 +4,16 @@
  *
  * The profile: sample types samples/count, then wall/nanoseconds and/or
  * cpu/nanoseconds for the clocks the samples say they were taken on
- * ("clock"; a sample without it is wall). A sample's time is the sampling
- * interval: settings.interval of the stream's status line when there is one,
- * otherwise the median gap between consecutive samples of one request.
- * Samples with the same stack, clock and labels are one pprof sample with
- * their count. A stack is its locations, leaf first; a location is one
- * function at one line; a function is statq's frame name (as fold and flame
- * name it) with its file and, for closures, the line it starts at. Labels:
+ * ("clock"; a sample without it is wall). A sample counts as its weight
+ * (sample.h: the intervals a late tick stands for), in samples/count and in
+ * time. An interval's time: settings.interval of the stream's status line
+ * when there is one, otherwise the median gap per interval between
+ * consecutive samples of one request (a gap over the later sample's
+ * weight). Samples with the same stack, clock and labels are one pprof
+ * sample with their count (the sum of their weights). A stack is its
+ * locations, leaf first; a location is one function at one line; a
+ * function is statq's frame name (as fold and flame name it) with its file
+ * and, for closures, the line it starts at. Labels:
  * pid (a number), uri, method and script (strings), where the sample has
  * them. One mapping ("php") says functions, files and lines are known, so
  * pprof never tries to symbolize.
@@ -55,14 +58,14 @@ typedef struct _statq_pprof {
 	size_t       texts_count, texts_capacity;
 	statq_table  functions;   /* "name\0file\0start" -> id */
 	statq_table  locations;   /* {function id, line} -> id */
-	statq_table  samples;     /* key (see above) -> count */
+	statq_table  samples;     /* key (see above) -> count (the samples' weights) */
 	statq_table  requests;    /* {pid, request start} -> elapsed of its last sample (bits) */
 	double      *gaps;
 	size_t       gaps_count, gaps_capacity;
 	uint64_t    *key;
 	size_t       key_capacity;
 	int64_t      interval_us; /* from the status line; 0: unknown */
-	uint64_t     clocks[2];   /* samples per clock: wall, cpu */
+	uint64_t     clocks[2];   /* samples per clock (by weight): wall, cpu */
 	uint64_t     idle;
 	double       first, last; /* least and greatest "time" */
 } statq_pprof;
@@ -118,7 +121,7 @@ static uint64_t statq_pprof_location(statq_pprof *pprof, uint64_t function, int6
 	return *value;
 }
 
-/* the gap since the previous sample of the same request, for the interval's estimate */
+/* the gap since the previous sample of the same request, per interval, for the interval's estimate */
 static void statq_pprof_gap(statq_pprof *pprof, const statq_sample *sample)
 {
 	uint64_t key[2], bits;
@@ -135,7 +138,8 @@ static void statq_pprof_gap(statq_pprof *pprof, const statq_sample *sample)
 			pprof->gaps_capacity = pprof->gaps_capacity ? pprof->gaps_capacity * 2 : 1024;
 			pprof->gaps = statq_realloc(pprof->gaps, pprof->gaps_capacity * sizeof(double));
 		}
-		pprof->gaps[pprof->gaps_count++] = sample->elapsed - previous;
+		/* a late sample's gap spans the intervals it stands for */
+		pprof->gaps[pprof->gaps_count++] = (sample->elapsed - previous) / (double) sample->weight;
 	}
 	memcpy(&bits, &sample->elapsed, sizeof(double));
 	*last = bits;
@@ -160,7 +164,7 @@ static void statq_pprof_sample(void *context, json_object *object, const char *l
 		pprof->key = statq_realloc(pprof->key, pprof->key_capacity * sizeof(uint64_t));
 	}
 	cpu = sample->clock && strcmp(sample->clock, "cpu") == 0;
-	pprof->clocks[cpu]++;
+	pprof->clocks[cpu] += (uint64_t) sample->weight;
 	/* string index 0 is "": "no label" */
 	pprof->key[KEY_CLOCK] = cpu;
 	pprof->key[KEY_PID] = (uint64_t) sample->pid;
@@ -173,7 +177,7 @@ static void statq_pprof_sample(void *context, json_object *object, const char *l
 
 		pprof->key[KEY_LOCATIONS + n++] = statq_pprof_location(pprof, statq_pprof_function(pprof, frame), frame->line);
 	}
-	(*statq_table_get(&pprof->samples, pprof->key, (KEY_LOCATIONS + n) * sizeof(uint64_t), &added))++;
+	*statq_table_get(&pprof->samples, pprof->key, (KEY_LOCATIONS + n) * sizeof(uint64_t), &added) += (uint64_t) sample->weight;
 
 	if (sample->time > 0) {
 		if (pprof->first == 0 || sample->time < pprof->first) {
@@ -208,7 +212,7 @@ static int statq_pprof_compare(const void *a, const void *b)
 	return x < y ? -1 : (x > y);
 }
 
-/* The time one sample stands for, in nanoseconds. */
+/* The time one interval (a sample of weight 1) stands for, in nanoseconds. */
 static int64_t statq_pprof_period(statq_pprof *pprof)
 {
 	double median;

@@ -50,7 +50,8 @@ struct _statq_profile {
 	statq_node        *nodes;
 	size_t             nodes_count, nodes_capacity;
 
-	uint64_t           samples;
+	uint64_t           samples;  /* by weight */
+	uint64_t           lines;    /* statq_profile_add's samples, each once */
 	uint64_t           adds;     /* calls of add: the stamp of names counted in total */
 
 	bool               keep;
@@ -315,19 +316,12 @@ static uint32_t statq_profile_child(statq_profile *profile, uint32_t parent, uin
 	return id;
 }
 
-void statq_profile_add(statq_profile *profile, const statq_sample *sample, const char *group_name)
-{
-	statq_profile_add_count(profile, sample, group_name, 1);
-}
-
-void statq_profile_add_count(statq_profile *profile, const statq_sample *sample, const char *group_name, uint64_t count)
+/* A sample's stack counted count times into the tree and the names; the frames, root first, are left in scratch: their number. */
+static size_t statq_profile_count(statq_profile *profile, const statq_sample *sample, const char *group_name, uint64_t count)
 {
 	size_t depth = sample->depth + (group_name ? 1 : 0), i, n = 0;
 	uint32_t node = 0;
 
-	if (sample->depth == 0) {
-		return;
-	}
 	if (depth > profile->scratch_capacity) {
 		profile->scratch_capacity = depth * 2;
 		profile->scratch = statq_realloc(profile->scratch, profile->scratch_capacity * sizeof(uint32_t));
@@ -362,32 +356,65 @@ void statq_profile_add_count(statq_profile *profile, const statq_sample *sample,
 	}
 	profile->nodes[node].self += count;
 	profile->names[profile->scratch[n - 1]].self += count;
+	return n;
+}
 
-	if (profile->keep && count == 1) {
-		statq_kept *kept;
+/* The sample whose n frames are in scratch, kept for speedscope. */
+static void statq_profile_keep(statq_profile *profile, const statq_sample *sample, size_t n, uint32_t weight)
+{
+	statq_kept *kept;
 
-		profile->kept = statq_grow(profile->kept, &profile->kept_capacity, profile->kept_count, sizeof(statq_kept));
-		kept = &profile->kept[profile->kept_count];
-		kept->elapsed = sample->elapsed;
-		kept->request = sample->request;
-		kept->pid = sample->pid;
-		kept->order = profile->kept_count;
-		kept->offset = (uint32_t) profile->kept_frames_count;
-		kept->depth = (uint32_t) n;
-		profile->kept_count++;
-		while (profile->kept_frames_count + n > profile->kept_frames_capacity) {
-			profile->kept_frames_capacity = profile->kept_frames_capacity ? profile->kept_frames_capacity * 2 : 1024;
-			profile->kept_frames = statq_realloc(profile->kept_frames, profile->kept_frames_capacity * sizeof(uint32_t));
-		}
-		memcpy(profile->kept_frames + profile->kept_frames_count, profile->scratch_frames, n * sizeof(uint32_t));
-		profile->kept_frames_count += n;
-		profile->sorted = false;
+	profile->kept = statq_grow(profile->kept, &profile->kept_capacity, profile->kept_count, sizeof(statq_kept));
+	kept = &profile->kept[profile->kept_count];
+	kept->elapsed = sample->elapsed;
+	kept->request = sample->request;
+	kept->pid = sample->pid;
+	kept->order = profile->kept_count;
+	kept->offset = (uint32_t) profile->kept_frames_count;
+	kept->depth = (uint32_t) n;
+	kept->weight = weight;
+	profile->kept_count++;
+	while (profile->kept_frames_count + n > profile->kept_frames_capacity) {
+		profile->kept_frames_capacity = profile->kept_frames_capacity ? profile->kept_frames_capacity * 2 : 1024;
+		profile->kept_frames = statq_realloc(profile->kept_frames, profile->kept_frames_capacity * sizeof(uint32_t));
 	}
+	memcpy(profile->kept_frames + profile->kept_frames_count, profile->scratch_frames, n * sizeof(uint32_t));
+	profile->kept_frames_count += n;
+	profile->sorted = false;
+}
+
+void statq_profile_add(statq_profile *profile, const statq_sample *sample, const char *group_name)
+{
+	/* (a weight is 1 to STATQ_SAMPLE_WEIGHT_MAX once decoded; a sample never decoded counts once) */
+	uint32_t weight = sample->weight >= 1 && sample->weight <= STATQ_SAMPLE_WEIGHT_MAX ? (uint32_t) sample->weight : 1;
+	size_t n;
+
+	if (sample->depth == 0) {
+		return;
+	}
+	n = statq_profile_count(profile, sample, group_name, weight);
+	profile->lines++;
+	if (profile->keep) {
+		statq_profile_keep(profile, sample, n, weight);
+	}
+}
+
+void statq_profile_add_count(statq_profile *profile, const statq_sample *sample, const char *group_name, uint64_t count)
+{
+	if (sample->depth == 0) {
+		return;
+	}
+	statq_profile_count(profile, sample, group_name, count);
 }
 
 uint64_t statq_profile_samples(const statq_profile *profile)
 {
 	return profile->samples;
+}
+
+uint64_t statq_profile_lines(const statq_profile *profile)
+{
+	return profile->lines;
 }
 
 size_t statq_profile_names(const statq_profile *profile)

@@ -7,7 +7,10 @@
  * merge, as they would in a folded stack. Per name it keeps self samples
  * (innermost frame) and inclusive samples (the name anywhere in the stack,
  * counted once per sample even under recursion). With keep_samples it also
- * keeps every sample's stack and time for speedscope.
+ * keeps every sample's stack, time and weight for speedscope. Every count
+ * is of samples by their weight (sample.h): a sample of weight 3 counts 3
+ * in the tree, the names and statq_profile_samples; statq_profile_lines
+ * counts it once.
  */
 #ifndef STATQ_PROFILE_H
 #define STATQ_PROFILE_H
@@ -32,18 +35,22 @@ typedef struct _statq_kept {
 	uint64_t order;        /* input order, the last tie-breaker */
 	uint32_t offset;       /* into the frame id array */
 	uint32_t depth;
+	uint32_t weight;       /* the sample's weight (sample.h) */
 } statq_kept;
 
 statq_profile *statq_profile_new(bool keep_samples);
 void statq_profile_free(statq_profile *profile);
 
-/* Add a decoded sample; group_name (may be NULL) becomes an extra root frame. */
+/* Add a decoded sample, counted as its weight; group_name (may be NULL) becomes an extra root frame. */
 void statq_profile_add(statq_profile *profile, const statq_sample *sample, const char *group_name);
 
-/* The same for count samples with that stack at once (not kept for speedscope). */
+/* count samples with that stack at once, whatever sample's weight (not kept for speedscope, not in statq_profile_lines). */
 void statq_profile_add_count(statq_profile *profile, const statq_sample *sample, const char *group_name, uint64_t count);
 
+/* The samples counted, each by its weight: the root's total. */
 uint64_t statq_profile_samples(const statq_profile *profile);
+/* The samples statq_profile_add added, each once (the lines read, for saying so). */
+uint64_t statq_profile_lines(const statq_profile *profile);
 
 /* names */
 size_t statq_profile_names(const statq_profile *profile);

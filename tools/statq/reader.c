@@ -111,6 +111,21 @@ static bool statq_reader_finite(json_object *object, const char *key)
 }
 
 /*
+ * The numbers statq computes with: the times it adds and subtracts (a
+ * string or an infinity there is no sample) and the weight it counts the
+ * sample by (statq_sample_weight: a JSON integer from 1 up).
+ */
+static bool statq_reader_sample_valid(json_object *object)
+{
+	json_object *request = NULL;
+	int64_t weight;
+
+	json_object_object_get_ex(object, "request", &request);
+	return statq_reader_finite(object, "elapsed") && statq_reader_finite(object, "time") && statq_reader_finite(request, "elapsed")
+		&& statq_sample_weight(object, &weight);
+}
+
+/*
  * A live source's failed samples: stat counts them for the whole pool (it
  * sends no line for a sample it could not take); the difference between
  * its counters when we connected and when statq stops, read from a status
@@ -180,7 +195,8 @@ static json_object *statq_reader_head(statq_reader_state *state, json_tokener *t
 		}
 		/* a key the head's checks read, again in the tail, would win in the whole line: parse that line whole */
 		if (json_object_object_get_ex(object, "type", NULL) || json_object_object_get_ex(object, "time", NULL)
-				|| json_object_object_get_ex(object, "elapsed", NULL) || json_object_object_get_ex(object, "request", NULL)) {
+				|| json_object_object_get_ex(object, "elapsed", NULL) || json_object_object_get_ex(object, "request", NULL)
+				|| json_object_object_get_ex(object, "weight", NULL)) {
 			json_object_put(object);
 			return NULL;
 		}
@@ -223,11 +239,8 @@ static void statq_reader_line(const statq_options *options, const statq_reader_c
 
 	if (statq_sample_kind(type)) {
 		double time;
-		json_object *request = NULL;
 
-		/* the times statq adds and subtracts: a string or an infinity there is no sample */
-		json_object_object_get_ex(object, "request", &request);
-		if (!statq_reader_finite(object, "elapsed") || !statq_reader_finite(object, "time") || !statq_reader_finite(request, "elapsed")) {
+		if (!statq_reader_sample_valid(object)) {
 			totals->malformed++;
 			json_object_put(object);
 			return;

@@ -8,7 +8,8 @@
  * strict JSON (strict.h; RFC 8259: no comments, single quotes, NaN or trailing commas)
  * in well-formed UTF-8, nested at most 32 deep, integers within 64 bits
  * (-2^63 to 2^64-1, whatever json-c's version); a sample is malformed too when
- * its "elapsed", "time" or request "elapsed" is not a finite number.
+ * its "elapsed", "time" or request "elapsed" is not a finite number, or its
+ * "weight" is there and not an integer from 1 to 65535 (statq_sample_weight).
  * Malformed lines are never fatal: one warning at the end gives their count.
  * "lost" lines add their count to totals.lost and go to calls.other, like
  * any other line type a newer stat might send ("status" lines too).
@@ -42,7 +43,7 @@ typedef enum {
 
 typedef struct _statq_totals {
 	uint64_t   lines;      /* every line read */
-	uint64_t   samples;    /* samples that passed the filters */
+	uint64_t   samples;    /* samples that passed the filters (lines: each once, whatever its weight) */
 	uint64_t   filtered;   /* samples the filters left out */
 	uint64_t   lost;       /* samples stat reported lost (sum of "lost" counts) */
 	uint64_t   failed;     /* samples stat failed to take ("failed" lines; from a socket, the pool's counter while reading) */

@@ -14,6 +14,13 @@
  * function, scope, file and line). Without "stack" the sample's symbol or
  * location is a one-frame stack. The truncation marker stays a frame named
  * "[truncated]", so folded stacks of deep calls share one visible root.
+ *
+ * Weight: the sampling intervals a sample stands for ("weight", absent: 1;
+ * a late tick stands for the intervals it missed too: docs/protocol.md).
+ * Every command counts a sample as weight samples wherever it adds samples
+ * up. A weight that is not a JSON integer from 1 to STATQ_SAMPLE_WEIGHT_MAX
+ * makes the line malformed (statq_sample_weight), as a time that is not a
+ * finite number does.
  */
 #ifndef STATQ_SAMPLE_H
 #define STATQ_SAMPLE_H
@@ -21,6 +28,9 @@
 #include <json-c/json.h>
 
 #include "statq.h"
+
+/* the greatest weight: stat's sampler caps it there (a uint16_t); a greater one is not stat's */
+#define STATQ_SAMPLE_WEIGHT_MAX 65535
 
 typedef enum {
 	STATQ_FRAME_USER = 0,   /* a PHP function or method */
@@ -46,6 +56,7 @@ typedef struct _statq_sample {
 	const char  *method;
 	const char  *clock;     /* "wall" or "cpu"; NULL when the sample does not say */
 	double       time;      /* wall-clock Unix time (0: unknown) */
+	int64_t      weight;    /* the intervals it stands for: 1 to STATQ_SAMPLE_WEIGHT_MAX ("weight", absent: 1) */
 	bool         idle;      /* not executing PHP code */
 	statq_frame *frames;    /* innermost first */
 	size_t       depth;
@@ -61,6 +72,13 @@ void statq_sample_init(statq_sample *sample);
 bool statq_sample_decode(statq_sample *sample, json_object *object, bool idle);
 
 void statq_sample_free(statq_sample *sample);
+
+/*
+ * A sample object's "weight" into *weight: 1 when absent; false (and 1)
+ * when it is there but not a JSON integer from 1 to STATQ_SAMPLE_WEIGHT_MAX
+ * (0, negative, 2.5, "3", too great): the line is malformed. Any thread.
+ */
+bool statq_sample_weight(json_object *object, int64_t *weight);
 
 /*
  * A synthetic frame name for --group (malloc'd): "pid 123", "uri /x?a=1",

@@ -5,8 +5,13 @@
  *
  * Time weights: stat samples each request at a fixed interval, so the time a
  * sample stands for is the gap to the previous sample of the same request
- * (pid + request start). Gaps between requests are not time spent in PHP, so
- * the first sample of a request weighs the median gap instead.
+ * (pid + request start). A late sample's gap spans the intervals it stands
+ * for (its "weight", sample.h) as well as its own. Gaps between requests
+ * are not time spent in PHP, so the first sample of a request weighs the
+ * interval times its weight instead: the interval is the median gap per
+ * interval (each gap over its sample's weight).
+ *
+ * Count weights: each sample's weight (1 unless a late tick's).
  */
 #include <float.h>
 #include <math.h>
@@ -98,6 +103,37 @@ static double *statq_speedscope_gaps(const statq_kept *kept, size_t count)
 	return gaps;
 }
 
+/* Each kept sample's weight in the file: its weight (count_weights), or the time it stands for in seconds. */
+static double *statq_speedscope_weights(const statq_kept *kept, size_t count, bool count_weights)
+{
+	double *gaps = statq_speedscope_gaps(kept, count), *weights = statq_alloc((count ? count : 1) * sizeof(double));
+	double median = 0;
+	size_t i, n;
+
+	/* the interval: the median gap per interval (a late sample's gap spans its weight's intervals) */
+	for (i = 0, n = 0; i < count; i++) {
+		if (gaps[i] >= 0) {
+			weights[n++] = gaps[i] / kept[i].weight;
+		}
+	}
+	if (n > 0) {
+		qsort(weights, n, sizeof(double), statq_compare_double);
+		median = weights[n / 2];
+	}
+	if (median <= 0) {
+		median = 0.0001;  /* stat's default interval, when no request has two samples */
+	}
+	for (i = 0; i < count; i++) {
+		if (count_weights) {
+			weights[i] = kept[i].weight;
+		} else {
+			weights[i] = gaps[i] >= 0 ? gaps[i] : median * kept[i].weight;
+		}
+	}
+	free(gaps);
+	return weights;
+}
+
 static json_object *statq_speedscope_profile(const statq_profile *profile, const statq_kept *kept, const double *weights,
 	size_t count, bool all, int64_t pid, bool count_weights)
 {
@@ -125,7 +161,7 @@ static json_object *statq_speedscope_profile(const statq_profile *profile, const
 		}
 		json_object_array_add(samples, stack);
 		if (count_weights) {
-			json_object_array_add(list, json_object_new_int64(1));
+			json_object_array_add(list, json_object_new_int64((int64_t) weights[i]));
 		} else {
 			json_object_array_add(list, statq_seconds(weights[i]));
 		}
@@ -159,7 +195,7 @@ int statq_speedscope_main(int argc, char **argv)
 	statq_profile *profile;
 	const statq_kept *kept;
 	json_object *root, *shared, *frames, *profiles;
-	double *gaps, *weights, median = 0;
+	double *weights;
 	int64_t *pids;
 	size_t count, i, n, best = 0, best_count = 0;
 	int status;
@@ -170,26 +206,7 @@ int statq_speedscope_main(int argc, char **argv)
 	profile = report.profile;
 
 	count = statq_profile_kept(profile, &kept);
-
-	/* weights */
-	gaps = statq_speedscope_gaps(kept, count);
-	weights = statq_alloc((count ? count : 1) * sizeof(double));
-	for (i = 0, n = 0; i < count; i++) {
-		if (gaps[i] >= 0) {
-			weights[n++] = gaps[i];
-		}
-	}
-	if (n > 0) {
-		qsort(weights, n, sizeof(double), statq_compare_double);
-		median = weights[n / 2];
-	}
-	if (median <= 0) {
-		median = 0.0001;  /* stat's default interval, when no request has two samples */
-	}
-	for (i = 0; i < count; i++) {
-		weights[i] = options->count_weights ? 1.0 : (gaps[i] >= 0 ? gaps[i] : median);
-	}
-	free(gaps);
+	weights = statq_speedscope_weights(kept, count, options->count_weights);
 
 	/* frames */
 	frames = json_object_new_array();

@@ -1,5 +1,7 @@
 /*
- * top.c: `statq top`, functions by self and inclusive samples. Live mode
+ * top.c: `statq top`, functions by self and inclusive samples, each sample
+ * counted as its weight (sample.h); the header gives the samples as they
+ * came and their weighted sum, what the table's columns add up. Live mode
  * redraws the table in place with ANSI escapes on every tick; --once (or a
  * stdout that is not a terminal) prints one table when reading stops.
  */
@@ -89,8 +91,10 @@ static void statq_top_print(statq_top *top, const statq_collected *collected, bo
 		snprintf(failed, sizeof(failed), "n/a");
 	}
 	fprintf(out, "statq top: %s\n", totals->source);
-	fprintf(out, "samples %llu, rate %.1f/s, lost %llu, failed %s, malformed %llu, idle %llu%s, filtered out %llu\n",
-		(unsigned long long) samples, statq_totals_rate(totals), (unsigned long long) totals->lost, failed,
+	/* samples: as they came, each once; weighted: each as its weight, what the table adds up */
+	fprintf(out, "samples %llu (weighted %llu), rate %.1f/s, lost %llu, failed %s, malformed %llu, idle %llu%s, filtered out %llu\n",
+		(unsigned long long) statq_profile_lines(profile), (unsigned long long) samples, statq_totals_rate(totals),
+		(unsigned long long) totals->lost, failed,
 		(unsigned long long) totals->malformed, (unsigned long long) collected->idle,
 		top->options->idle ? "" : " (skipped)", (unsigned long long) totals->filtered);
 	if (totals->socket) {
