@@ -1,9 +1,12 @@
 /*
  * heads.c: see heads.h. The slots are a ring of STATQ_HEADS_AHEAD; entry i
  * is read into slot i % STATQ_HEADS_AHEAD, and a worker takes entry i only
- * once the caller has moved past entry i - STATQ_HEADS_AHEAD (current), so
- * a slot is never read and written at once. Under the mutex: list, next,
- * current, busy, stop and each slot's done and index.
+ * once the caller has moved past entry i - STATQ_HEADS_AHEAD (current) and
+ * no worker is still reading that entry into the slot (reading: the caller
+ * moves past an entry it skips, a NIL one, without waiting for it), so a
+ * slot is never read and written at once, nor written by two workers.
+ * Under the mutex: list, next, current, busy, stop and each slot's done,
+ * reading and index.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -229,7 +232,7 @@ static void *statq_heads_work(void *argument)
 		size_t i;
 
 		while (!heads->stop && !(heads->list && heads->next < heads->list->elements
-				&& heads->next < heads->current + STATQ_HEADS_AHEAD)) {
+				&& heads->next < heads->current + STATQ_HEADS_AHEAD && !heads->slots[heads->next % STATQ_HEADS_AHEAD].reading)) {
 			pthread_cond_wait(&heads->work, &heads->mutex);
 		}
 		if (heads->stop) {
@@ -238,6 +241,7 @@ static void *statq_heads_work(void *argument)
 		i = heads->next++;
 		slot = &heads->slots[i % STATQ_HEADS_AHEAD];
 		slot->done = false;
+		slot->reading = true;
 		item = heads->list->element[i];
 		heads->busy++;
 		pthread_mutex_unlock(&heads->mutex);
@@ -247,6 +251,7 @@ static void *statq_heads_work(void *argument)
 		pthread_mutex_lock(&heads->mutex);
 		slot->index = i;
 		slot->done = true;
+		slot->reading = false;
 		heads->busy--;
 		pthread_cond_broadcast(&heads->change);
 	}

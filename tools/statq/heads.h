@@ -59,6 +59,7 @@ typedef struct _statq_heads_entry {
 	size_t      paths_length, paths_capacity;
 	uint64_t    index;        /* which entry of the reply this is */
 	bool        done;
+	bool        reading;      /* a worker is reading an entry into it */
 } statq_heads_entry;
 
 /* An entry's field (a string), or NULL. */
