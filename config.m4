@@ -70,6 +70,7 @@ if test "$PHP_STAT" != "no"; then
     src/request/request.c \
     src/request/endpoints.c \
     src/request/dump.c \
+    src/request/api.c \
     src/request/invocation.c \
     src/request/warnings.c \
     src/sampler/sampler.c \
