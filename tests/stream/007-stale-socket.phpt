@@ -45,7 +45,7 @@ $path = "$dir/killed.sock";
 $killed = new StatChild(['stat.stream' => $path], stat_stream_cpu_script(0.2));
 var_dump($killed->waitFor("ready\n"));
 /* the listener process would clean up after its PHP process: kill both, as a machine crash would */
-$listeners = stat_test_listeners($killed->pid());
+$listeners = stat_test_listeners_started($killed->pid());
 printf("the child has a listener process: %s\n", count($listeners) === 1 ? 'yes' : 'no');
 foreach ($listeners as $listener) {
     proc_close(proc_open(['kill', '-9', (string) $listener], [], $unused));

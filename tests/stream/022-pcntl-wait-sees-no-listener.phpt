@@ -36,7 +36,7 @@ sort($reaped);
 echo json_encode(['reaped only its children' => $reaped === $mine, 'wait ended with -1' => $pid === -1]), "\n";
 PHP);
 var_dump($child->waitFor("forked\n"));
-$listeners = stat_test_listeners($child->pid());
+$listeners = stat_test_listeners_started($child->pid());
 printf("one listener, not a child of PHP: %s\n", count($listeners) === 1
     && !preg_match('/^\d+ \(.*\) \S (' . $child->pid() . ') /', (string) @file_get_contents("/proc/$listeners[0]/stat")) ? 'yes' : 'no');
 printf("exit: %s\n", var_export($child->wait(), true));

@@ -25,7 +25,7 @@ echo json_encode(stat\counters()), "\n";
 PHP);
 putenv("TEST_PHP_EXECUTABLE=$php");
 var_dump($child->waitFor("ready\n"));
-$listener = stat_test_listeners($child->pid())[0] ?? 0;
+$listener = stat_test_listeners_started($child->pid())[0] ?? 0;
 
 /* 60 idle control connections: more than the listener has descriptors for */
 $controls = [];
