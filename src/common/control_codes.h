@@ -6,7 +6,8 @@
  * (control.c applies them, settings.c checks the INI values against the same
  * ranges) and by statq (tools/statq/ctl.c validates before sending, and words
  * the replies), so the two cannot drift apart. Plain C with no PHP header:
- * statq builds without PHP (its Makefile adds -iquote ../../src/common).
+ * statq builds without PHP (it includes this file by its path,
+ * "../../src/common/control_codes.h", from tools/statq/).
  *
  * A message is 16 bytes {int64 control; int64 param}, a reply 16 bytes
  * {int64 status; int64 value}, both in machine byte order (control.h).

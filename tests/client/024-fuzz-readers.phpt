@@ -12,8 +12,8 @@ stat.control=0
  * STAT_FUZZ_SEED=N replays a run. Each JSON line is classified here with
  * PHP's strict JSON parser (the oracle) into sample, other (a well-formed line
  * of another type), malformed or empty, by the rules statq documents
- * (tools/statq/reader.h: strict JSON, as PHP's); statq's counts must be the
- * oracle's exactly.
+ * (tools/statq/input/reader.h: strict JSON, as PHP's); statq's counts must
+ * be the oracle's exactly.
  */
 require __DIR__ . '/client.inc';
 require __DIR__ . '/fuzz.inc';

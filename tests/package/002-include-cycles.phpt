@@ -1,5 +1,5 @@
 --TEST--
-package: no include cycle among src/'s modules (a .c and its .h; frame_*.c and frame_*.h, which share frame_internal.h, are one): each is above every module it includes, from the shared data up to the listener; a cycle put back is found and named with the includes that make it
+package: no include cycle among src/'s modules (a .c and its .h; frame_*.c and frame_*.h, which share frame_internal.h, are one): each is above every module it includes, from the shared data up to the listener; nor among statq's, at its top and in its folders (aggregate_*.c share aggregate_internal.h); a cycle put back is found and named with the includes that make it
 --INI--
 stat.stream=0
 stat.control=0
@@ -9,16 +9,18 @@ require __DIR__ . '/../utils.inc';
 require __DIR__ . '/graph.inc';
 
 /*
- * The modules of $dir (src/, by folder) and who includes whom: a module is a
- * .c and its .h of the same name; a module with a private header
- * (X_internal.h) is split across files X_*.c and X_*.h, all of them the
- * module X. An include names a header of its own folder ("ring.h") or of
- * another ("../shared/ring.h"). Returns [module => [module it includes =>
- * "folder/file: line"]].
+ * The modules of $dir (src/ or tools/statq/: the files at its top and in
+ * its folders) and who includes whom: a module is a .c and its .h of the
+ * same name; a module with a private header (X_internal.h) is split across
+ * files X_*.c and X_*.h, all of them the module X. An include names a header
+ * of its own folder ("ring.h") or of another by its path ("../shared/ring.h",
+ * "../statq.h", from statq's top "input/input.h"); a header outside $dir
+ * (statq's "../../src/common/control_codes.h") is not one of its modules.
+ * Returns [module => [module it includes => "folder/file: line"]].
  */
 function stat_modules(string $dir): array
 {
-    $files = array_merge(glob("$dir/*/*.c"), glob("$dir/*/*.h"));
+    $files = array_merge(glob("$dir/*.[ch]"), glob("$dir/*/*.[ch]"));
     $split = [];
     foreach ($files as $file) {
         if (preg_match('/^(.+)_internal\.h$/', basename($file), $m)) {
@@ -37,10 +39,11 @@ function stat_modules(string $dir): array
     $graph = [];
     foreach ($files as $file) {
         $from = $module($file);
-        $where = basename(dirname($file)) . '/' . basename($file);
+        $where = substr($file, strlen($dir) + 1);
         $graph[$from] ??= [];
         foreach (file($file) as $n => $line) {
-            if (preg_match('/^\s*#\s*include\s+"((?:\.\.\/[a-z_]+\/)?[^"\/]+\.h)"/', $line, $m) && is_file(dirname($file) . "/$m[1]")) {
+            if (preg_match('/^\s*#\s*include\s+"((?:\.\.\/)*(?:[a-z_]+\/)*[^"\/]+\.h)"/', $line, $m)
+                && ($header = realpath(dirname($file) . "/$m[1]")) !== false && str_starts_with($header, realpath($dir) . '/')) {
                 $to = $module($m[1]);
                 if ($to !== $from) {
                     $graph[$from][$to] ??= "$where:" . ($n + 1);
@@ -85,6 +88,19 @@ if ($cycle === null) {
     }
 }
 
+/* statq (tools/statq/, in folders by what each part does): its modules by the same rule */
+$statq = stat_modules(dirname(__DIR__, 2) . '/tools/statq');
+$cycle = stat_graph_cycle($statq);
+$folders = [];
+foreach ($statq as $edges) {
+    foreach ($edges as $where) {
+        $folders[dirname($where)] = true;
+    }
+}
+ksort($folders);
+echo 'tools/statq/: ', $cycle === null ? 'no include cycle' : 'CYCLE ' . stat_cycle_text($statq, $cycle),
+    ' (', count($statq) >= 20 ? 'all' : 'only ' . count($statq), ' modules, includes in ', implode(' ', array_keys($folders)), ")\n";
+
 /* a copy with one include that closes a circle (the memory -> sample -> strings -> memory of before) */
 $copy = stat_test_dir() . '/src';
 mkdir($copy);
@@ -100,4 +116,5 @@ echo 'with memory.h including sample.h: ', $cycle === null ? 'no cycle found' : 
 ?>
 --EXPECTF--
 src/: no include cycle
+tools/statq/: no include cycle (all modules, includes in . fleet formats input profile)
 with memory.h including sample.h: %s -> (shared/memory.h:%d) sample -> %s

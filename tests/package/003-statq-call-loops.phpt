@@ -1,5 +1,5 @@
 --TEST--
-package: no call loop among statq's files (from their objects' symbols, nm: a file calls another when it uses a symbol the other defines); each file is above every file it calls, main.c on top, statq.c (the helpers) at the bottom; a loop put back (statq.c calling main.c's) is found and named with the symbol that makes it
+package: no call loop among statq's files (from their objects' symbols, nm: a file calls another when it uses a symbol the other defines); each file is above every file it calls, main.c on top, statq.c (the helpers) at the bottom, the files of every folder (input/, profile/, formats/, fleet/) among them; a loop put back (statq.c calling main.c's) is found and named with the symbol that makes it
 --SKIPIF--
 <?php
 exec('command -v nm', $out, $status);
@@ -19,13 +19,21 @@ if ($status !== 0) {
     die("statq does not build:\n" . implode("\n", $out) . "\n");
 }
 
-/* [file.c => [file.c it calls => the first symbol it uses from there]], from nm of each object */
+/*
+ * [file.c => [file.c it calls => the first symbol it uses from there]], from
+ * nm of each object, the files named by their path in tools/statq (main.c,
+ * input/reader.c: statq is in folders by what each part does, README.md); an
+ * object whose source is gone (left from an older layout) is not statq's
+ */
 function statq_calls(string $dir): array
 {
     $defined = [];
     $used = [];
-    foreach (glob("$dir/*.o") as $object) {
-        $source = basename($object, '.o') . '.c';
+    foreach (array_merge(glob("$dir/*.o"), glob("$dir/*/*.o")) as $object) {
+        $source = substr($object, strlen($dir) + 1, -2) . '.c';
+        if (!is_file("$dir/$source")) {
+            continue;
+        }
         $used[$source] = [];
         exec('nm ' . escapeshellarg($object), $lines);
         foreach ($lines as $line) {
@@ -53,7 +61,9 @@ function statq_calls(string $dir): array
 }
 
 $graph = statq_calls($dir);
-printf("objects: %s\n", count($graph) >= 20 ? 'all' : 'only ' . count($graph));
+$folders = array_values(array_unique(array_map(fn($source) => dirname($source), array_keys($graph))));
+sort($folders);
+printf("objects: %s, in %s\n", count($graph) >= 20 ? 'all' : 'only ' . count($graph), implode(' ', $folders));
 $cycle = stat_graph_cycle($graph);
 echo 'tools/statq: ', $cycle === null ? 'no call loop' : 'LOOP ' . stat_cycle_text($graph, $cycle), "\n";
 printf("main.c calls commands.c: %s; nothing calls main.c: %s; statq.c calls none of statq: %s\n",
@@ -67,7 +77,7 @@ $cycle = stat_graph_cycle($graph);
 echo 'with statq.c calling main.c: ', $cycle === null ? 'no loop found' : stat_cycle_text($graph, $cycle), "\n";
 ?>
 --EXPECTF--
-objects: all
+objects: all, in . fleet formats input profile
 tools/statq: no call loop
 main.c calls commands.c: yes; nothing calls main.c: yes; statq.c calls none of statq: yes
 with statq.c calling main.c: %s -> (main) main.c -> %s

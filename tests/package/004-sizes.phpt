@@ -1,5 +1,5 @@
 --TEST--
-package: small units: no function over 100 lines and no file over 800 in src/ and tools/statq/, but for the listed ones (none now; each at most its size when listed: the list only shrinks), and a new long function or file is found and named
+package: small units: no function over 100 lines and no file over 800 in src/ and tools/statq/ (and their folders), but for the listed ones (none now; each at most its size when listed: the list only shrinks), and a new long function or file is found and named
 --INI--
 stat.stream=0
 stat.control=0
@@ -14,14 +14,15 @@ const STAT_LONG = [];
 
 /*
  * [name => lines] of the functions and files of $root's src/ (its
- * folders) and tools/statq/ over the limits. A function, as php-src writes
- * one: its name on a line that starts at the margin, its body from a "{"
- * alone on a line to the next "}" alone on a line.
+ * folders) and tools/statq/ (its top and its folders) over the limits. A
+ * function, as php-src writes one: its name on a line that starts at the
+ * margin, its body from a "{" alone on a line to the next "}" alone on a
+ * line.
  */
 function stat_long_units(string $root): array
 {
     $long = [];
-    foreach (array_merge(glob("$root/src/*/*.[ch]"), glob("$root/tools/statq/*.[ch]")) as $path) {
+    foreach (array_merge(glob("$root/src/*/*.[ch]"), glob("$root/tools/statq/*.[ch]"), glob("$root/tools/statq/*/*.[ch]")) as $path) {
         $lines = file($path);
         if (count($lines) > STAT_FILE_LINES) {
             $long[substr($path, strlen($root) + 1)] = count($lines);
@@ -71,7 +72,7 @@ echo $said === [] ? "sizes: as listed (" . count(STAT_LONG) . " still long)\n" :
 
 /* a copy with one more long function */
 $copy = stat_test_dir();
-foreach (array_merge(glob("$root/src/*/*.[ch]"), glob("$root/tools/statq/*.[ch]")) as $path) {
+foreach (array_merge(glob("$root/src/*/*.[ch]"), glob("$root/tools/statq/*.[ch]"), glob("$root/tools/statq/*/*.[ch]")) as $path) {
     $to = $copy . substr($path, strlen($root));
     is_dir(dirname($to)) || mkdir(dirname($to), 0777, true);
     copy($path, $to);

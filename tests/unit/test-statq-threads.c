@@ -1,11 +1,11 @@
 /*
  * test-statq-threads.c: statq's two worker-thread pieces alone, linked
- * unchanged from tools/statq: the gzipper (ship's batches compressed on a
- * thread of their own, given back in order) and heads (aggregate's entries
- * read ahead by two workers). Real zlib, json-c and hiredis: every buffer
- * the gzipper gives back is inflated and compared with what was put, and
- * the entries heads reads are real RESP, parsed by hiredis's own reader.
- * statq's allocation and message helpers (main.c) are given here.
+ * unchanged from tools/statq/fleet/: the gzipper (ship's batches compressed
+ * on a thread of their own, given back in order) and heads (aggregate's
+ * entries read ahead by two workers). Real zlib, json-c and hiredis: every
+ * buffer the gzipper gives back is inflated and compared with what was put,
+ * and the entries heads reads are real RESP, parsed by hiredis's own reader.
+ * statq's allocation and message helpers (statq.c) are given here.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -15,8 +15,8 @@
 #include <zlib.h>
 
 #include "unit.h"
-#include "../../tools/statq/gzipper.h"
-#include "../../tools/statq/heads.h"
+#include "../../tools/statq/fleet/gzipper.h"
+#include "../../tools/statq/fleet/heads.h"
 
 void statq_error(const char *format, ...)
 {

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "options.h"
-/* stat's src/common/control_codes.h: the ranges the help names are the ones the control socket applies */
-#include "control_codes.h"
+/* stat's control codes: the ranges the help names are the ones the control socket applies */
+#include "../../src/common/control_codes.h"
 
 #define STATQ_TEXT_(x) #x
 #define STATQ_TEXT(x) STATQ_TEXT_(x)

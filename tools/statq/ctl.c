@@ -20,10 +20,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "input.h"
+#include "input/input.h"
 #include "options.h"
-/* stat's src/common/control_codes.h (the Makefile adds -iquote ../../src/common: quoted includes only, so <strings.h> stays the C library's) */
-#include "control_codes.h"
+/* stat's control codes (src/common/), by their path: statq adds no include path */
+#include "../../src/common/control_codes.h"
 
 /* seconds to wait for stat's replies */
 #define STATQ_CTL_WAIT 2.0

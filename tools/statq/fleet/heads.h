@@ -25,7 +25,7 @@
 #include <hiredis/hiredis.h>
 #include <json-c/json.h>
 
-#include "statq.h"
+#include "../statq.h"
 
 typedef enum {
 	STATQ_HEADS_NONE = 0,  /* not a "samples" entry with its fields: the caller looks at it */

@@ -10,7 +10,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "collect.h"
+#include "../profile/collect.h"
 
 typedef struct _statq_top {
 	const statq_options *options;

@@ -27,7 +27,7 @@
 
 #include <json-c/json.h>
 
-#include "statq.h"
+#include "../statq.h"
 
 /* the greatest weight: stat's sampler caps it there (a uint16_t); a greater one is not stat's */
 #define STATQ_SAMPLE_WEIGHT_MAX 65535

@@ -35,13 +35,13 @@
 
 #include <zlib.h>
 
-#include "collect.h"
-#include "counts.h"
+#include "../profile/collect.h"
+#include "../profile/counts.h"
 #include "heads.h"
-#include "input.h"
+#include "../input/input.h"
 #include "losses.h"
 #include "redis.h"
-#include "table.h"
+#include "../profile/table.h"
 
 #define STATQ_AGG_COUNT     100                  /* the most entries per XREADGROUP */
 #define STATQ_AGG_READ_BYTES (8u << 20)          /* about the bytes of entries per XREADGROUP (statq_agg_entries) */

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect.h"
+#include "../profile/collect.h"
 #include "output.h"
 
 typedef struct _statq_last {

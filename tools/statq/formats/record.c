@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "collect.h"
+#include "../profile/collect.h"
 #include "output.h"
-#include "reader.h"
+#include "../input/reader.h"
 
 typedef struct _statq_record {
 	FILE       *out;

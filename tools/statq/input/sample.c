@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "sample.h"
-#include "options.h"
+#include "../options.h"
 
 static const char *statq_sample_string(json_object *object, const char *key)
 {

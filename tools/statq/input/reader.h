@@ -31,7 +31,7 @@
 
 #include <json-c/json.h>
 
-#include "options.h"
+#include "../options.h"
 
 typedef enum {
 	STATQ_STOP_EOF = 0,

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect.h"
+#include "../profile/collect.h"
 #include "output.h"
 #include "flame_page.h"
 

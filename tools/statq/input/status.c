@@ -14,7 +14,7 @@
 #include <json-c/json.h>
 
 #include "input.h"
-#include "options.h"
+#include "../options.h"
 #include "strict.h"
 
 /* seconds to wait for the status line */

@@ -13,7 +13,7 @@
 
 #include <json-c/json.h>
 
-#include "statq.h"
+#include "../statq.h"
 
 /* A tokener for statq_strict_parse. */
 json_tokener *statq_strict_tokener(void);

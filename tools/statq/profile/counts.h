@@ -11,7 +11,7 @@
 #ifndef STATQ_COUNTS_H
 #define STATQ_COUNTS_H
 
-#include "statq.h"
+#include "../statq.h"
 
 typedef struct _statq_counts {
 	uint32_t *ids;     /* id + 1; 0: empty */

@@ -41,9 +41,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "collect.h"
+#include "../profile/collect.h"
 #include "gzipper.h"
-#include "reader.h"
+#include "../input/reader.h"
 #include "redis.h"
 
 #define STATQ_SHIP_WINDOW   64    /* entries in flight */

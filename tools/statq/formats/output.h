@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "statq.h"
+#include "../statq.h"
 
 typedef struct _statq_output statq_output;
 

@@ -17,7 +17,7 @@
 #ifndef STATQ_GZIPPER_H
 #define STATQ_GZIPPER_H
 
-#include "statq.h"
+#include "../statq.h"
 
 typedef struct _statq_gzipper statq_gzipper;
 

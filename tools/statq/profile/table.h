@@ -10,7 +10,7 @@
 #ifndef STATQ_TABLE_H
 #define STATQ_TABLE_H
 
-#include "statq.h"
+#include "../statq.h"
 
 typedef struct _statq_table_entry {
 	char    *key;      /* NUL-terminated copy; NULL: an empty slot */

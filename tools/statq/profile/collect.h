@@ -7,8 +7,8 @@
 #define STATQ_COLLECT_H
 
 #include "profile.h"
-#include "reader.h"
-#include "output.h"
+#include "../input/reader.h"
+#include "../formats/output.h"
 
 /* What a command cannot run without, checked by statq_command_begin. */
 typedef struct _statq_opening {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect.h"
+#include "../profile/collect.h"
 #include "output.h"
 
 /* Write a name so that it stays one frame of one line. */

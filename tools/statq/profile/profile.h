@@ -15,7 +15,7 @@
 #ifndef STATQ_PROFILE_H
 #define STATQ_PROFILE_H
 
-#include "sample.h"
+#include "../input/sample.h"
 
 typedef struct _statq_profile statq_profile;
 

@@ -2,7 +2,7 @@
  * noredis.c: ship and aggregate in a statq built without hiredis (pkg-config
  * found no hiredis): they say how to get them. Every other command works.
  */
-#include "statq.h"
+#include "../statq.h"
 
 static int statq_noredis(const char *command)
 {

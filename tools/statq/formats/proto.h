@@ -7,7 +7,7 @@
 #ifndef STATQ_PROTO_H
 #define STATQ_PROTO_H
 
-#include "statq.h"
+#include "../statq.h"
 
 typedef struct _statq_pb {
 	unsigned char *data;

@@ -11,7 +11,7 @@
 #ifndef STATQ_INPUT_H
 #define STATQ_INPUT_H
 
-#include "statq.h"
+#include "../statq.h"
 
 #define STATQ_INPUT_LINE_MAX (16 * 1024 * 1024)
 

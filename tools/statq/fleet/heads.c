@@ -17,7 +17,7 @@
 #include <zlib.h>
 
 #include "heads.h"
-#include "sample.h"
+#include "../input/sample.h"
 
 #define STATQ_HEADS_AHEAD 4
 

@@ -26,10 +26,10 @@
 
 #include <zlib.h>
 
-#include "collect.h"
+#include "../profile/collect.h"
 #include "output.h"
 #include "proto.h"
-#include "table.h"
+#include "../profile/table.h"
 
 /* profile.proto's field numbers */
 enum {

@@ -31,7 +31,7 @@
 
 #include <hiredis/hiredis.h>
 
-#include "statq.h"
+#include "../statq.h"
 
 typedef struct _statq_redis {
 	char          address[512];  /* as given, the password as "***": for messages */

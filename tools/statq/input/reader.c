@@ -11,7 +11,7 @@
 #include "strict.h"
 #include "input.h"
 #include "sample.h"
-#include "table.h"
+#include "../profile/table.h"
 
 /* the most tails statq_reader_head remembers (by digest, some 100 bytes each) before it forgets them all */
 #define STATQ_READER_TAILS 200000
