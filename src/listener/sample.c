@@ -436,7 +436,7 @@ bool stat_sample_encode(const stat_sample *sample, stat_buffer *out)
 	json_object_object_add(root, "time", stat_json_time(sample->time));
 	json_object_object_add(root, "clock", json_object_new_string(sample->clock == STAT_CLOCK_CPU ? "cpu" : "wall"));
 	if (sample->weight > 1) {
-		/* a late wall-clock tick that stands for the intervals it missed too (absent: 1) */
+		/* a late tick that stands for the intervals it missed too (absent: 1) */
 		json_object_object_add(root, "weight", json_object_new_int(sample->weight));
 	}
 

@@ -103,7 +103,7 @@ typedef struct _stat_sample {
 	uint32_t   true_depth;     /* frames on the stack when deeper than stored */
 	uint32_t   start;          /* the symbol's first line, when it is a closure (STAT_SAMPLE_START) */
 	uint8_t    argc;           /* arguments in args (STAT_SAMPLE_ARGINFO) */
-	uint16_t   weight;         /* the intervals it stands for: 1, more for a late wall-clock tick (sampler.c's stat_sampler_weight) */
+	uint16_t   weight;         /* the intervals it stands for: 1, more for a late tick (sampler.c's stat_sampler_weight) */
 	stat_arg   args[STAT_ARGINFO_MAX];  /* the innermost call's first arguments (STAT_SAMPLE_ARGINFO) */
 	stat_frame frames[];       /* depth frames, innermost first (STAT_SAMPLE_STACK) */
 } stat_sample;

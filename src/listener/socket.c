@@ -38,7 +38,7 @@ static bool stat_socket_clear(const stat_address *address, char *error, size_t e
 {
 	const char *path = ((const struct sockaddr_un *) &address->addr)->sun_path;
 	struct stat st;
-	int probe, attempt;
+	int probe, attempt, reason;
 
 	if (lstat(path, &st) != 0) {
 		return true;
@@ -52,15 +52,24 @@ static bool stat_socket_clear(const stat_address *address, char *error, size_t e
 	for (attempt = 0; ; attempt++) {
 		bool used;
 
-		probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		/* non-blocking: a listener whose backlog is full (stuck) answers EAGAIN at once instead of holding startup */
+		probe = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 		if (probe < 0) {
 			snprintf(error, error_size, "socket(): %s", strerror(errno));
 			return false;
 		}
-		used = connect(probe, (const struct sockaddr *) &address->addr, address->length) == 0 || errno == EAGAIN;
+		used = connect(probe, (const struct sockaddr *) &address->addr, address->length) == 0;
+		reason = used ? 0 : errno;
 		close(probe);
-		if (!used) {
+		if (!used && reason == ECONNREFUSED) {
+			/* nobody listens: stale */
 			break;
+		}
+		if (!used && reason != EAGAIN) {
+			/* not known to be stale (e.g. no permission to connect): someone else's, maybe in use; not ours to remove */
+			snprintf(error, error_size, "%s exists and stat cannot tell whether it is in use (connect: %s); remove it "
+				"if no process serves it, or give this PHP the permission to connect to it", path, strerror(reason));
+			return false;
 		}
 		if (attempt == STAT_SOCKET_RETRIES) {
 			snprintf(error, error_size, "%s is in use by another process", path);
@@ -83,7 +92,9 @@ static bool stat_socket_clear(const stat_address *address, char *error, size_t e
  * rename would put another process's socket out of reach without a word
  * when two start at once). A file that appeared since the stale check is
  * checked again: it listens, the other process keeps it and this one says
- * so; it is stale, it is replaced.
+ * so; it is stale, it is replaced. Where hard links are refused (some
+ * filesystems, a security policy), a rename; if that is refused too, the
+ * error says where to put the socket instead.
  */
 static bool stat_socket_link(const char *bound, const stat_address *address, char *error, size_t error_size)
 {
@@ -95,7 +106,15 @@ static bool stat_socket_link(const char *bound, const stat_address *address, cha
 			return true;
 		}
 		if (errno != EEXIST) {
-			snprintf(error, error_size, "link(%s, %s): %s", bound, path, strerror(errno));
+			/* a filesystem or a security policy without hard links for sockets: a rename, which replaces, as the rest */
+			int refused = errno;
+
+			if (rename(bound, path) == 0) {
+				return true;
+			}
+			snprintf(error, error_size, "cannot put the socket at %s: link(): %s, rename(): %s; the filesystem or a "
+				"security policy (SELinux, AppArmor) refuses it there: put the socket on a local filesystem such as "
+				"/run/php", path, strerror(refused), strerror(errno));
 			return false;
 		}
 		if (!stat_socket_clear(address, error, error_size)) {
@@ -114,7 +133,8 @@ static bool stat_socket_link(const char *bound, const stat_address *address, cha
  * as soon as it sees it, with the permissions it will keep; bound at its
  * own name, a connect between bind() and listen() was refused (a test
  * starting statq on the file's appearance failed 4 times in 115 under
- * load). A path too long for a temporary name beside it is bound in place.
+ * load). A path too long for a temporary name beside it (over about 95
+ * bytes) is bound in place, and then appears just before it listens.
  */
 static bool stat_socket_bind_unix(stat_socket *sock, int fd, const stat_address *address, mode_t mode, gid_t group,
 	char *error, size_t error_size)
@@ -137,6 +157,7 @@ static bool stat_socket_bind_unix(stat_socket *sock, int fd, const stat_address 
 	rc = bind(fd, (const struct sockaddr *) &temporary.addr, temporary.length);
 	umask(old);
 	if (rc != 0) {
+		/* (named by its path: the directory and its permissions are the path's) */
 		snprintf(error, error_size, "bind(%s): %s", path, strerror(errno));
 		return false;
 	}
@@ -144,9 +165,9 @@ static bool stat_socket_bind_unix(stat_socket *sock, int fd, const stat_address 
 		snprintf(error, error_size, "listen(%s): %s", address->text, strerror(errno));
 	} else if (group != (gid_t) -1 && chown(bound, (uid_t) -1, group) != 0) {
 		snprintf(error, error_size, "cannot give %s to group %ld (stat.socket_group): %s; PHP must start as root "
-			"or as a member of that group", path, (long) group, strerror(errno));
+			"or as a member of that group", bound, (long) group, strerror(errno));
 	} else if (chmod(bound, mode) != 0) {
-		snprintf(error, error_size, "chmod(%s, %04o): %s", path, (unsigned) mode, strerror(errno));
+		snprintf(error, error_size, "chmod(%s, %04o): %s", bound, (unsigned) mode, strerror(errno));
 	} else if (!aside || stat_socket_link(bound, address, error, error_size)) {
 		if (lstat(path, &st) == 0) {
 			sock->dev = st.st_dev;

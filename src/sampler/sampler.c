@@ -304,6 +304,9 @@ static inline uint16_t stat_sampler_weight(uint64_t missed)
 	return (uint16_t) (missed >= UINT16_MAX ? UINT16_MAX : missed + 1);
 }
 
+/* reads of one sample while control messages keep changing its settings (one change at a time, an operator's) */
+#define STAT_SAMPLER_SETTLED 4
+
 /*
  * One sample, read under the live settings (stat.arginfo, stat.stack). A
  * setting changed by a control message while the sample was read would
@@ -311,8 +314,10 @@ static inline uint16_t stat_sampler_weight(uint64_t missed)
  * executor's state is copied) but taken under the old value; a process that
  * saw the change could find samples it took afterwards without it. So the
  * settings are looked at again after the read, and when they changed the
- * sample is read once more under the new ones, stamped anew. A change is
- * rare (an operator's message), so this costs two loads per sample.
+ * sample is read again under the new ones, stamped anew, until they hold
+ * still (at most STAT_SAMPLER_SETTLED reads: `statq ctl` sending two
+ * messages one after the other can change them twice). A change is rare,
+ * so this costs two loads per sample.
  * False when it could not be read (counted); else *time is when it was
  * taken, and stat_sampler_write writes it.
  */
@@ -323,7 +328,7 @@ static bool stat_sampler_tick(stat_sampler *sampler, uint8_t clock, uint64_t *ti
 	uint64_t stack = stat_atomic_load(&stat_memory->live.stack);
 	int reads;
 
-	for (reads = 0; reads < 2; reads++) {
+	for (reads = 0; reads < STAT_SAMPLER_SETTLED; reads++) {
 		uint64_t depth = stack > sampler->stack_capacity ? sampler->stack_capacity : stack;
 		uint64_t arginfo_now, stack_now;
 
@@ -418,7 +423,8 @@ static void stat_sampler_cpu_round(stat_sampler *sampler, uint64_t interval, uin
 		return;
 	}
 	if (*last == 0 || cpu < *last) {
-		/* the first round: the first tick after (interval - phase) of CPU */
+		/* the first round: the first tick after (interval - phase) of CPU (phase was drawn for the interval at the start: within this one) */
+		phase %= interval;
 		*last = cpu > phase ? cpu - phase : 1;
 	}
 	if (cpu - *last >= interval && stat_sampler_thread_runs(sampler)) {
@@ -494,6 +500,10 @@ static void stat_sampler_run(stat_sampler *sampler)
 
 		interval = stat_atomic_load_relaxed(&stat_memory->live.interval) * STAT_NS_PER_USEC;
 		if (stat_atomic_load_relaxed(&stat_memory->live.clock) == STAT_CLOCK_CPU) {
+			if (interval != length) {
+				/* another interval: its ticks count from now, not from CPU time the old one measured */
+				cpu_last = 0;
+			}
 			stat_sampler_cpu_round(sampler, interval, phase, &cpu_last, &idle);
 			/* back on the wall clock, the intervals count from now */
 			last = stat_clock_now();

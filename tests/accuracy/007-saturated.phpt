@@ -7,11 +7,15 @@ stat.control=0
 <?php
 require __DIR__ . '/accuracy.inc';
 
-/* one busy loop per CPU, each ending by itself after 60 s should the test die first */
-$cpus = max(1, (int) trim((string) shell_exec('nproc 2>/dev/null')));
+/* one busy loop per CPU (at least 2), each ending by itself after 30 s should the test die first */
+$cpus = max(2, (int) trim((string) shell_exec('nproc 2>/dev/null')));
 $loops = [];
 for ($i = 0; $i < $cpus; $i++) {
-    $loops[] = proc_open([PHP_BINARY, '-n', '-r', '$end = time() + 60; while (time() < $end);'], [], $pipes);
+    $loop = proc_open([PHP_BINARY, '-n', '-r', '$end = time() + 30; while (time() < $end);'],
+        [0 => ['file', '/dev/null', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes);
+    if (is_resource($loop)) {
+        $loops[] = $loop;
+    }
 }
 try {
     $result = stat_accuracy_run(<<<'PHP'
@@ -37,15 +41,15 @@ PHP, [], null, false);
     /* (the truth is this run's own: saturated, the parts' shares of the time move with each run's preemptions, direct's from 16 to 31%) */
 } finally {
     foreach ($loops as $loop) {
-        proc_terminate($loop, SIGKILL);
+        /* 9: SIGKILL, without needing ext/pcntl's constant */
+        proc_terminate($loop, 9);
         proc_close($loop);
     }
 }
 
 $intervals = $result['window'] / 100e-6;
-$taken = $result['samples'];
-/* saturated indeed: ticks were missed (else this test would test nothing) */
-printf("ticks missed: %s\n", $result['missed'] >= 0.05 * $intervals ? 'yes' : "only {$result['missed']} of " . round($intervals));
+/* saturated indeed: many ticks missed (with few, counting each sample once would pass the check below too) */
+printf("ticks missed: %s\n", $result['missed'] >= 0.15 * $intervals ? 'yes' : "only {$result['missed']} of " . round($intervals));
 /* the weights cover the run's intervals (failed reads, at most 1%, and the window's ends aside) */
 $covered = $result['weights'] / $intervals;
 printf("intervals the weights account for: %s\n", abs($covered - 1) <= 0.05 ? 'all (within 5%)' : sprintf('%.1f%%', 100 * $covered));
