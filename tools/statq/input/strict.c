@@ -101,7 +101,8 @@ static bool statq_strict_integer_fits(const char *digits, size_t count, bool neg
  * (json-c refuses it, but where statq_strict_ascii has written a non-ASCII
  * character after it as \uXXXX, json-c reads an escaped backslash), numbers
  * such as 1., -.5, 00 or -01 (json-c keeps their text and would write it back
- * as it came), and integers beyond 64 bits.
+ * as it came), integers beyond 64 bits, and single-quoted strings (json-c
+ * takes {"a":1,'b':2} as an object, strict or not: a fuzzed line found it).
  * The rest of the grammar is json-c's to check.
  */
 static bool statq_strict_rfc8259(const char *s, size_t length)
@@ -188,6 +189,9 @@ static bool statq_strict_rfc8259(const char *s, size_t length)
 			if (i < length && (s[i] == '.' || s[i] == '-' || s[i] == '+' || (s[i] >= '0' && s[i] <= '9'))) {
 				return false;
 			}
+		} else if (c == '\'') {
+			/* a single-quoted string: json-c takes one as an object's key, even strict */
+			return false;
 		} else {
 			i++;
 		}
