@@ -63,7 +63,7 @@ echo implode("\n", $modes), "\n";
 function as_user(string $user, array $args): array
 {
     $command = array_merge(['runuser', '-u', $user, '--', $GLOBALS['dir'] . '/statq'], $args);
-    /* statq is not PHP: no sanitizer runtime preloaded (scripts/sanitize's is in a directory only root may read) */
+    /* statq is not PHP: no sanitizer runtime preloaded (statq is not built with it) */
     $env = getenv();
     unset($env['LD_PRELOAD']);
     $process = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['file', $GLOBALS['dir'] . "/$user-" . $args[0] . '.out', 'w'],
