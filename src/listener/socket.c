@@ -5,10 +5,10 @@
  * close-on-exec. A unix socket file appears at its path only once it
  * listens, with its mode and group (bound under a temporary name beside it,
  * private by the umask, then hard-linked to its path, which never replaces a
- * file); a stale file nobody listens on is
- * replaced, a file that is not a socket is never touched. The file's device and inode are kept so
- * that stat_socket_close unlinks only the file stat made, never one another
- * process put at the same path since. While a restarting PHP's listener
+ * file); a stale file nobody listens on is replaced, a file that is not a
+ * socket or that stat may not connect to is never touched. The file's device
+ * and inode are kept so that stat_socket_close unlinks only the file stat
+ * made, never one another process put at the same path since. While a restarting PHP's listener
  * still holds an address (FPM reload), opening waits for it, boundedly
  * (STAT_SOCKET_RETRIES x STAT_SOCKET_RETRY_US).
  *
@@ -142,10 +142,11 @@ static bool stat_socket_bind_unix(stat_socket *sock, int fd, const stat_address 
 	const char *path = ((const struct sockaddr_un *) &address->addr)->sun_path;
 	stat_address temporary = *address;
 	char *bound = ((struct sockaddr_un *) &temporary.addr)->sun_path;
+	size_t room = sizeof(((struct sockaddr_un *) 0)->sun_path);
 	struct stat st;
 	mode_t old;
-	int rc, length = snprintf(bound, sizeof(((struct sockaddr_un *) 0)->sun_path), "%s.%ld.new", path, (long) getpid());
-	bool aside = length > 0 && (size_t) length < sizeof(((struct sockaddr_un *) 0)->sun_path);
+	int rc, length = snprintf(bound, room, "%s.%ld.new", path, (long) getpid());
+	bool aside = length > 0 && (size_t) length < room;
 
 	if (!aside) {
 		strcpy(bound, path);

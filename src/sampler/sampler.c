@@ -295,7 +295,7 @@ static bool stat_sampler_parked(stat_sampler *sampler)
  * an on-time tick stands for its interval, and when PHP waited for the same
  * CPU (the sampler runs on PHP's) it is exactly where PHP stood all along.
  * Counted as 1 each, the late samples would leave out the time they cover:
- * with both CPUs saturated by two busy loops, 25-40% of the ticks were
+ * with both CPUs saturated by two busy loops, 25-60% of the ticks were
  * skipped and a part of a workload came up to 15 points under its share of
  * the time (hrtime()); weighted, within 1.7 (tests/accuracy/007).
  */
@@ -318,10 +318,10 @@ static inline uint16_t stat_sampler_weight(uint64_t missed)
  * still (at most STAT_SAMPLER_SETTLED reads: `statq ctl` sending two
  * messages one after the other can change them twice). A change is rare,
  * so this costs two loads per sample.
- * False when it could not be read (counted); else *time is when it was
- * taken, and stat_sampler_write writes it.
+ * False when it could not be read (counted); else the sample, its time the
+ * moment it was taken, waits for stat_sampler_write.
  */
-static bool stat_sampler_tick(stat_sampler *sampler, uint8_t clock, uint64_t *time)
+static bool stat_sampler_tick(stat_sampler *sampler, uint8_t clock)
 {
 	stat_sample *sample = sampler->sample;
 	uint64_t arginfo = stat_atomic_load(&stat_memory->live.arginfo);
@@ -352,7 +352,6 @@ static bool stat_sampler_tick(stat_sampler *sampler, uint8_t clock, uint64_t *ti
 		arginfo = arginfo_now;
 		stack = stack_now;
 	}
-	*time = sample->time;
 	return true;
 }
 
@@ -428,10 +427,10 @@ static void stat_sampler_cpu_round(stat_sampler *sampler, uint64_t interval, uin
 		*last = cpu > phase ? cpu - phase : 1;
 	}
 	if (cpu - *last >= interval && stat_sampler_thread_runs(sampler)) {
-		uint64_t missed = (cpu - *last) / interval - 1, time;
+		uint64_t missed = (cpu - *last) / interval - 1;
 
 		/* as on the wall clock, ticks that are overdue are skipped, not replayed: the sample stands for them */
-		if (stat_sampler_tick(sampler, STAT_CLOCK_CPU, &time)) {
+		if (stat_sampler_tick(sampler, STAT_CLOCK_CPU)) {
 			stat_sampler_write(sampler, stat_sampler_weight(missed));
 		}
 		if (missed) {
@@ -495,7 +494,7 @@ static void stat_sampler_run(stat_sampler *sampler)
 	uint64_t last = stat_clock_now(), next = last + phase, length = interval, cpu_last = 0, idle = 0;
 
 	while (stat_atomic_load_u32(&sampler->state) == STAT_SAMPLER_RUN) {
-		uint64_t now, time = 0, at, missed;
+		uint64_t now, at, missed;
 		bool read;
 
 		interval = stat_atomic_load_relaxed(&stat_memory->live.interval) * STAT_NS_PER_USEC;
@@ -537,7 +536,7 @@ static void stat_sampler_run(stat_sampler *sampler)
 			break;
 		}
 
-		read = stat_sampler_tick(sampler, STAT_CLOCK_WALL, &time);
+		read = stat_sampler_tick(sampler, STAT_CLOCK_WALL);
 
 		/*
 		 * The next interval; those wholly past when the sample was taken are
@@ -547,7 +546,7 @@ static void stat_sampler_run(stat_sampler *sampler)
 		 */
 		last += interval;
 		now = stat_clock_now();
-		at = read ? time : now;
+		at = read ? sampler->sample->time : now;
 		missed = at >= last + interval ? (at - last) / interval : 0;
 		if (missed) {
 			stat_atomic_count(STAT_COUNTER(ticks_missed), missed);
