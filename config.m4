@@ -64,6 +64,7 @@ if test "$PHP_STAT" != "no"; then
     src/shared/ring.c \
     src/shared/requests.c \
     src/shared/samplers.c \
+    src/shared/places.c \
     src/common/buffer.c \
     src/common/address.c \
     src/request/settings.c \
@@ -73,6 +74,8 @@ if test "$PHP_STAT" != "no"; then
     src/request/api.c \
     src/request/invocation.c \
     src/request/warnings.c \
+    src/request/pool_client.c \
+    src/pool/pool.c \
     src/sampler/sampler.c \
     src/sampler/frame.c \
     src/sampler/frame_window.c \
@@ -97,6 +100,7 @@ if test "$PHP_STAT" != "no"; then
   dnl src/ is in folders by where the code runs (src/README.md); each needs its object dir
   PHP_ADD_BUILD_DIR($ext_builddir/src/request, 1)
   PHP_ADD_BUILD_DIR($ext_builddir/src/sampler, 1)
+  PHP_ADD_BUILD_DIR($ext_builddir/src/pool, 1)
   PHP_ADD_BUILD_DIR($ext_builddir/src/listener, 1)
   PHP_ADD_BUILD_DIR($ext_builddir/src/shared, 1)
   PHP_ADD_BUILD_DIR($ext_builddir/src/common, 1)

@@ -80,6 +80,7 @@ static void stat_startup(int module_number)
 	stat_request_minit();
 	/* php -v, php-fpm -t and the like: they must not take the pool's socket addresses */
 	stat_endpoints_minit(stat_invocation_informational(sapi_module.name));
+	stat_request_pool_minit(stat_invocation_informational(sapi_module.name));
 	stat_dump_minit();
 }
 

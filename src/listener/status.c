@@ -54,6 +54,7 @@ static json_object *stat_status_settings(void)
 	json_object_object_add(object, "stack", json_object_new_int64((int64_t) stat_atomic_load(&live->stack)));
 	json_object_object_add(object, "stack_max", json_object_new_int64(settings->stack));
 	json_object_object_add(object, "clock", json_object_new_string(stat_atomic_load(&live->clock) == STAT_CLOCK_CPU ? "cpu" : "wall"));
+	json_object_object_add(object, "sampler", json_object_new_string(settings->sampler == STAT_SAMPLER_POOL ? "pool" : "request"));
 	json_object_object_add(object, "samples", json_object_new_int64(settings->samples));
 	json_object_object_add(object, "strings", json_object_new_int64((int64_t) settings->strings));
 	json_object_object_add(object, "stream", json_object_new_string(stat_status.stream));

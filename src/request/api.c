@@ -30,6 +30,7 @@
 #include "../shared/clock.h"
 #include "../shared/strings.h"
 #include "../shared/samplers.h"
+#include "../pool/pool.h"
 #include "../shared/ring.h"
 #include "../listener/listener.h"
 
@@ -56,6 +57,12 @@ void stat_api_info(void)
 		snprintf(text, sizeof(text), "%llu", (unsigned long long) stat_atomic_load(&live->stack));
 		php_info_print_table_row(2, "stack (live)", text);
 		php_info_print_table_row(2, "clock (live)", stat_atomic_load(&live->clock) == STAT_CLOCK_CPU ? "cpu" : "wall");
+		if (stat_settings_get()->sampler == STAT_SAMPLER_POOL) {
+			snprintf(text, sizeof(text), "pool (pid %ld)", (long) stat_pool_pid());
+		} else {
+			snprintf(text, sizeof(text), "request (a thread per request)");
+		}
+		php_info_print_table_row(2, "sampler", text);
 		snprintf(text, sizeof(text), "%llu", (unsigned long long) stat_samplers_active(stat_memory->samplers));
 		php_info_print_table_row(2, "samplers active", text);
 		snprintf(text, sizeof(text), "%llu", (unsigned long long) stat_strings_used(stat_memory->strings));
@@ -103,6 +110,7 @@ ZEND_FUNCTION(stat_settings)
 	add_assoc_bool(return_value, "arginfo", stat_atomic_load(&stat_memory->live.arginfo) != 0);
 	add_assoc_long(return_value, "stack", (zend_long) stat_atomic_load(&stat_memory->live.stack));
 	add_assoc_string(return_value, "clock", stat_atomic_load(&stat_memory->live.clock) == STAT_CLOCK_CPU ? "cpu" : "wall");
+	add_assoc_string(return_value, "sampler", settings->sampler == STAT_SAMPLER_POOL ? "pool" : "request");
 	add_assoc_long(return_value, "samples", (zend_long) settings->samples);
 	add_assoc_long(return_value, "strings", (zend_long) settings->strings);
 	add_assoc_string(return_value, "stream", (char *) stat_endpoints_stream());
@@ -118,6 +126,14 @@ ZEND_FUNCTION(stat_settings)
 		add_assoc_long(&listener, "pid", (zend_long) pid);
 		add_assoc_string(&listener, "state", (char *) state);
 		add_assoc_zval(return_value, "listener", &listener);
+		if (settings->sampler == STAT_SAMPLER_POOL) {
+			zval pool;
+
+			/* (pid 0: the pool sampler could not be started, MINIT said why) */
+			array_init(&pool);
+			add_assoc_long(&pool, "pid", (zend_long) stat_pool_pid());
+			add_assoc_zval(return_value, "pool", &pool);
+		}
 	}
 }
 

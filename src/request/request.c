@@ -24,10 +24,14 @@
 #include "../shared/strings.h"
 #include "../shared/atomic.h"
 #include "warnings.h"
+#include "pool_client.h"
 
 #define STAT_ERROR_SIZE 512
 
 static bool stat_sampling = false;
+
+/* stat.sampler=pool, and its sampler process started (MINIT, before any fork; read-only after) */
+static bool stat_pool_mode = false;
 
 /*
  * Whether anything can read what this process samples: a stream or control
@@ -97,6 +101,9 @@ bool stat_request_activate(void)
 	if (!stat_memory || !stat_sampling) {
 		return false;
 	}
+	if (stat_pool_mode) {
+		return stat_pool_client_start(stat_request_record, STAT_G(request_start));
+	}
 
 	if (!STAT_G(sampler)) {
 		STAT_G(sampler) = stat_sampler_create();
@@ -131,8 +138,18 @@ void stat_request_rinit(uint64_t now)
 	}
 }
 
+void stat_request_pool_minit(bool informational)
+{
+	if (stat_sampling && !informational && stat_settings_get()->sampler == STAT_SAMPLER_POOL) {
+		stat_pool_mode = stat_pool_client_minit();
+	}
+}
+
 void stat_request_rshutdown(void)
 {
+	if (stat_pool_mode) {
+		stat_pool_client_stop();
+	}
 	if (STAT_G(sampler)) {
 		/* the thread parks on its own; the next request's start makes sure it has */
 		stat_sampler_stop(STAT_G(sampler), false);
@@ -143,6 +160,9 @@ bool stat_request_mshutdown(void)
 {
 	bool ended = true;
 
+	if (stat_pool_mode) {
+		stat_pool_client_mshutdown();
+	}
 	if (STAT_G(sampler)) {
 		ended = stat_sampler_free(STAT_G(sampler));
 		STAT_G(sampler) = NULL;
@@ -152,12 +172,18 @@ bool stat_request_mshutdown(void)
 
 bool stat_request_active(void)
 {
+	if (stat_pool_mode) {
+		return stat_pool_client_active();
+	}
 	return STAT_G(sampler) && stat_sampler_active(STAT_G(sampler));
 }
 
 bool stat_request_deactivate(void)
 {
 	/* once deactivate() returns, this request is no longer sampled */
+	if (stat_pool_mode) {
+		return stat_pool_client_stop();
+	}
 	return STAT_G(sampler) && stat_sampler_stop(STAT_G(sampler), true);
 }
 

@@ -21,6 +21,12 @@
 
 /* MINIT, after the shared mapping: whether frames can be read on this PHP (a warning if not). */
 void stat_request_minit(void);
+/*
+ * MINIT, after the sockets: with stat.sampler=pool, start the pool sampler
+ * (not for an informational invocation, php -v); its requests are then
+ * sampled by it (pool_client.c), not by a thread of their own.
+ */
+void stat_request_pool_minit(bool informational);
 /* RINIT: a new request, started at `now` (stat's clock); sampled if stat.auto says so. */
 void stat_request_rinit(uint64_t now);
 /* RSHUTDOWN: stop sampling (the thread parks on its own). */

@@ -260,6 +260,22 @@ static ZEND_INI_MH(stat_ini_clock)
 	return SUCCESS;
 }
 
+static ZEND_INI_MH(stat_ini_sampler)
+{
+	char shown[STAT_SETTINGS_SHOWN + 32];
+	const char *s = ZSTR_VAL(new_value);
+
+	if (!strcasecmp(s, "request")) {
+		stat_settings_values.sampler = STAT_SAMPLER_REQUEST;
+	} else if (!strcasecmp(s, "pool")) {
+		stat_settings_values.sampler = STAT_SAMPLER_POOL;
+	} else {
+		stat_warning("%s must be request or pool, '%s' given; using request", ZSTR_VAL(entry->name), stat_settings_shown(new_value, shown, sizeof(shown)));
+		stat_settings_values.sampler = STAT_SAMPLER_REQUEST;
+	}
+	return SUCCESS;
+}
+
 /* A group name or a numeric gid; empty: the group of whoever creates the socket. */
 static ZEND_INI_MH(stat_ini_socket_group)
 {
@@ -324,6 +340,7 @@ PHP_INI_BEGIN()
 	STAT_INI("strings",     "32M",               stat_ini_strings,     NULL, NULL)
 	STAT_INI("stack",        "64",    stat_ini_stack,        NULL, NULL)
 	STAT_INI("clock",        "wall",  stat_ini_clock,        NULL, NULL)
+	STAT_INI("sampler",      "request", stat_ini_sampler,    NULL, NULL)
 	STAT_INI("stream",       "",      stat_ini_address,      &stat_settings_values.stream, NULL)
 	STAT_INI("control",      "",      stat_ini_address,      &stat_settings_values.control, NULL)
 	STAT_INI("dump",         "0",     stat_ini_dump,         NULL, NULL)

@@ -30,6 +30,10 @@
  * The INI settings as validated: written by the INI handlers in MINIT, read
  * only after (the live ones start from these, then follow stat_live).
  */
+/* stat.sampler: a thread per request (the default), or one sampler process for the pool */
+#define STAT_SAMPLER_REQUEST 0
+#define STAT_SAMPLER_POOL    1
+
 typedef struct _stat_settings {
 	bool          autostart;       /* stat.auto */
 	int64_t       samplers;        /* stat.samplers: 0 unlimited */
@@ -39,6 +43,7 @@ typedef struct _stat_settings {
 	uint64_t      strings;         /* stat.strings: arena bytes */
 	int64_t       stack;           /* stat.stack: frames a slot holds, the most the live stack may be */
 	int64_t       clock;           /* STAT_CLOCK_WALL or STAT_CLOCK_CPU */
+	int           sampler;         /* stat.sampler: STAT_SAMPLER_REQUEST or STAT_SAMPLER_POOL */
 	int           dump;            /* stat.dump: a file descriptor, 0 off */
 	mode_t        socket_mode;     /* the stream socket's */
 	mode_t        control_mode;    /* the control socket's */

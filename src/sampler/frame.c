@@ -94,13 +94,14 @@ static uintptr_t stat_frame_method(zend_class_entry *ce, const char *name)
 	return ce ? (uintptr_t) zend_hash_str_find_ptr(&ce->function_table, name, strlen(name)) : 0;
 }
 
-stat_frame_reader *stat_frame_reader_create(void)
+stat_frame_reader *stat_frame_reader_new(void)
 {
 	stat_frame_reader *reader = calloc(1, sizeof(stat_frame_reader));
 
 	if (!reader) {
 		return NULL;
 	}
+	reader->mem = -1;
 	reader->window = malloc(STAT_FRAME_WINDOW_MAX + sizeof(reader->leaf));
 	reader->below = malloc(STAT_FRAME_WINDOW_MAX);
 	reader->lower = malloc(STAT_FRAME_WINDOW_MAX);
@@ -115,13 +116,17 @@ stat_frame_reader *stat_frame_reader_create(void)
 	reader->window_size = STAT_FRAME_WINDOW_MIN;
 	reader->lower_size = STAT_FRAME_WINDOW_MIN;
 	reader->seen_size = STAT_FRAME_WINDOW_MIN;
-	/* an internal function of the engine: the same for the whole process */
-	reader->fiber_suspend = stat_frame_method(zend_ce_fiber, "suspend");
-	reader->fiber_start = stat_frame_method(zend_ce_fiber, "start");
-	reader->fiber_resume = stat_frame_method(zend_ce_fiber, "resume");
-	reader->fiber_throw = stat_frame_method(zend_ce_fiber, "throw");
-	stat_frame_reader_reset(reader);
 
+	return reader;
+}
+
+stat_frame_reader *stat_frame_reader_create(void)
+{
+	stat_frame_reader *reader = stat_frame_reader_new();
+
+	if (reader) {
+		stat_frame_reader_reset(reader);
+	}
 	return reader;
 }
 
@@ -185,31 +190,57 @@ uint32_t stat_frame_reader_cpu(const stat_frame_reader *reader)
 	return reader->cpu;
 }
 
-void stat_frame_reader_reset(stat_frame_reader *reader)
+void stat_frame_target_locate(stat_frame_target *target)
 {
 	stat_mm_heap_head *heap = (stat_mm_heap_head *) zend_mm_get_heap();
 
-	reader->pid = getpid();
-	reader->globals = (uintptr_t) &EG(vm_stack_top);
-
+	memset(target, 0, sizeof(*target));
+	target->globals = (uintptr_t) &EG(vm_stack_top);
 	/* trust our mirror of the heap's head only if it agrees with the engine */
-	reader->heap = 0;
 	if (heap && heap->use_custom_heap == 0 &&
 		heap->size == zend_memory_usage(0) && heap->peak == zend_memory_peak_usage(0)) {
-		reader->heap = (uintptr_t) &heap->size;
+		target->heap = (uintptr_t) &heap->size;
 	}
+	target->jit = stat_frame_jit();
+	target->cpu_at = stat_frame_rseq_cpu();
+	target->flf_table = stat_frame_frameless_table();
+	/* internal functions of the engine: the same for the whole process (and those forked from it) */
+	target->fiber_suspend = stat_frame_method(zend_ce_fiber, "suspend");
+	target->fiber_start = stat_frame_method(zend_ce_fiber, "start");
+	target->fiber_resume = stat_frame_method(zend_ce_fiber, "resume");
+	target->fiber_throw = stat_frame_method(zend_ce_fiber, "throw");
+}
 
-	reader->jit = stat_frame_jit();
-	reader->cpu_at = stat_frame_rseq_cpu();
+void stat_frame_reader_reset(stat_frame_reader *reader)
+{
+	stat_frame_target target;
+
+	stat_frame_target_locate(&target);
+	stat_frame_reader_aim(reader, &target, getpid(), -1);
+}
+
+void stat_frame_reader_aim(stat_frame_reader *reader, const stat_frame_target *target, pid_t pid, int mem)
+{
+	reader->pid = pid;
+	reader->mem = mem;
+	reader->globals = (uintptr_t) target->globals;
+	reader->heap = (uintptr_t) target->heap;
+	reader->jit = target->jit != 0;
+	reader->cpu_at = (uintptr_t) target->cpu_at;
 	reader->cpu = UINT32_MAX;
+	reader->fiber_suspend = (uintptr_t) target->fiber_suspend;
+	reader->fiber_start = (uintptr_t) target->fiber_start;
+	reader->fiber_resume = (uintptr_t) target->fiber_resume;
+	reader->fiber_throw = (uintptr_t) target->fiber_throw;
 	/* (no heap span of the last request is worth guessing) */
 	reader->guess_next_count = 0;
 	reader->guess_count = 0;
-	if (reader->flf && reader->flf_table != stat_frame_frameless_table()) {
-		/* (functions registered since, by dl(), moved the table: read its entries again) */
+	if (reader->flf && (reader->flf_table != (uintptr_t) target->flf_table || reader->flf_pid != pid)) {
+		/* (functions registered since, by dl(), moved the table; or another process: its entries are read again) */
 		memset(reader->flf, 0, STAT_FRAME_FLF * sizeof(stat_frame_flf));
 	}
-	reader->flf_table = stat_frame_frameless_table();
+	reader->flf_table = reader->flf ? (uintptr_t) target->flf_table : 0;
+	reader->flf_pid = pid;
 	stat_frame_forget(reader);
 	reader->page = 0;
 	reader->last.page = 0;
@@ -626,6 +657,36 @@ bool stat_frame_read(stat_frame_reader *reader, stat_sample *sample, uint32_t st
 	reader->reads = reader->hits = reader->misses = 0;
 
 	return ok;
+}
+
+ssize_t stat_frame_preadv(int mem, const struct iovec *local, const struct iovec *remote, unsigned long count)
+{
+	ssize_t total = 0;
+	unsigned long i;
+
+	for (i = 0; i < count; i++) {
+		size_t length = local[i].iov_len < remote[i].iov_len ? local[i].iov_len : remote[i].iov_len;
+		ssize_t got;
+
+		if (length == 0) {
+			continue;
+		}
+		/* (an address above what off_t holds is no process's: a failed read) */
+		if ((uintptr_t) remote[i].iov_base > (uintptr_t) INT64_MAX) {
+			break;
+		}
+		do {
+			got = pread(mem, local[i].iov_base, length, (off_t) (uintptr_t) remote[i].iov_base);
+		} while (got < 0 && errno == EINTR);
+		if (got < 0) {
+			return total ? total : -1;
+		}
+		total += got;
+		if ((size_t) got != length) {
+			break;
+		}
+	}
+	return total;
 }
 
 bool stat_frame_probe(char *error, size_t error_size)

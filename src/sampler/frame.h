@@ -20,10 +20,39 @@
 
 typedef struct _stat_frame_reader stat_frame_reader;
 
+/*
+ * Where a request thread's executor is, for a reader in another thread or
+ * process (the pool sampler): the addresses the reader starts from. Found by
+ * the request thread (stat_frame_target_locate), plain data after that.
+ */
+typedef struct _stat_frame_target {
+	uint64_t globals;        /* &EG(vm_stack_top) */
+	uint64_t heap;           /* &heap->size, 0: not trusted */
+	uint64_t cpu_at;         /* the thread's rseq cpu_id, 0: none */
+	uint64_t flf_table;      /* zend_flf_functions, 0: none (before 8.4) */
+	uint64_t fiber_suspend;  /* Fiber::suspend() and the calls a fiber's entry runs under (0: none) */
+	uint64_t fiber_start;
+	uint64_t fiber_resume;
+	uint64_t fiber_throw;
+	uint64_t jit;            /* 1: opcache's JIT may run the request's code */
+} stat_frame_target;
+
+/* Request thread: where this thread's executor is. */
+void stat_frame_target_locate(stat_frame_target *target);
+
 /* Request thread: a reader for this thread's executor (malloc'd). */
 stat_frame_reader *stat_frame_reader_create(void);
+/* Any thread, no PHP API: a reader aimed at nothing yet (the pool sampler's). */
+stat_frame_reader *stat_frame_reader_new(void);
 /* Request thread: re-aim at this request (pid after fork, fresh cache). */
 void stat_frame_reader_reset(stat_frame_reader *reader);
+/*
+ * Any thread, no PHP API, while no sample is read with it: aim at the
+ * executor `target` of process `pid`, read through `mem` (a descriptor of
+ * that process's /proc/PID/mem; -1: process_vm_readv of pid), with a fresh
+ * cache (a new request).
+ */
+void stat_frame_reader_aim(stat_frame_reader *reader, const stat_frame_target *target, pid_t pid, int mem);
 void stat_frame_reader_free(stat_frame_reader *reader);
 
 /*

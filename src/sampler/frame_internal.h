@@ -179,8 +179,16 @@ typedef struct _stat_frame_flf {
  * holds only for the sample that wrote it unless said otherwise.
  */
 struct _stat_frame_reader {
-	/* R at reset (getpid(): a forked child reads itself); S reads the process with it */
+	/*
+	 * R at reset (getpid(): a forked child reads itself), or the pool
+	 * sampler at aim; S reads the process with it: by process_vm_readv of
+	 * pid, or with mem >= 0 by pread() of that descriptor of its
+	 * /proc/PID/mem (the pool sampler's, which owns the descriptor)
+	 */
 	pid_t            pid;
+	int              mem;
+	/* the process whose frameless entries flf holds (read again for another) */
+	pid_t            flf_pid;
 	/* R at reset: &EG(vm_stack_top), where stat_frame_globals starts; S reads it in (1) */
 	uintptr_t        globals;
 	/* R at reset: &heap->size (then peak), or 0 when the layout did not check out; S reads it in (1) */
@@ -412,11 +420,22 @@ static inline uintptr_t stat_frame_head_opline(const unsigned char *head)
 	return opline;
 }
 
-/* One process_vm_readv of our own process; the bytes copied, or -1. */
+/*
+ * The same read through a descriptor of the process's /proc/PID/mem: one
+ * pread() per pair of iovecs (local[i] and remote[i] are always as long),
+ * in order, stopping at the first that does not copy whole, as
+ * process_vm_readv does (an address not mapped: EIO, never a fault).
+ */
+ssize_t stat_frame_preadv(int mem, const struct iovec *local, const struct iovec *remote, unsigned long count);
+
+/* One read of the process (process_vm_readv, or pread of its /proc/PID/mem); the bytes copied, or -1. */
 static inline ssize_t stat_frame_readv(stat_frame_reader *reader, struct iovec *local, struct iovec *remote, unsigned long count)
 {
 	reader->reads++;
 	reader->serial++;
+	if (reader->mem >= 0) {
+		return stat_frame_preadv(reader->mem, local, remote, count);
+	}
 	return process_vm_readv(reader->pid, local, count, remote, count, 0);
 }
 

@@ -158,7 +158,7 @@ typedef struct _stat_sched_attr {
  * then reports the slice; earlier kernels ignore it, and there the sampler
  * does not follow PHP's CPU (stat_sampler_follow).
  */
-static bool stat_sampler_short_slice(void)
+bool stat_sampler_short_slice(void)
 {
 #if defined(SYS_sched_getattr) && defined(SYS_sched_setattr)
 	stat_sched_attr attr;
@@ -299,10 +299,12 @@ static bool stat_sampler_parked(stat_sampler *sampler)
  * skipped and a part of a workload came up to 15 points under its share of
  * the time (hrtime()); weighted, within 1.7 (tests/accuracy/007).
  */
-static inline uint16_t stat_sampler_weight(uint64_t missed)
+uint16_t stat_sampler_weight(uint64_t missed)
 {
 	return (uint16_t) (missed >= UINT16_MAX ? UINT16_MAX : missed + 1);
 }
+
+/* The sample's own part: the pool sampler's reads go through here too. */
 
 /* reads of one sample while control messages keep changing its settings (one change at a time, an operator's) */
 #define STAT_SAMPLER_SETTLED 4
@@ -319,28 +321,27 @@ static inline uint16_t stat_sampler_weight(uint64_t missed)
  * messages one after the other can change them twice). A change is rare,
  * so this costs two loads per sample.
  * False when it could not be read (counted); else the sample, its time the
- * moment it was taken, waits for stat_sampler_write.
+ * moment it was taken, waits for stat_sampler_put.
  */
-static bool stat_sampler_tick(stat_sampler *sampler, uint8_t clock)
+bool stat_sampler_take(stat_frame_reader *reader, stat_sample *sample, uint64_t capacity,
+	uint32_t pid, uint64_t request, uint64_t request_start, uint8_t clock)
 {
-	stat_sample *sample = sampler->sample;
 	uint64_t arginfo = stat_atomic_load(&stat_memory->live.arginfo);
 	uint64_t stack = stat_atomic_load(&stat_memory->live.stack);
 	int reads;
 
 	for (reads = 0; reads < STAT_SAMPLER_SETTLED; reads++) {
-		uint64_t depth = stack > sampler->stack_capacity ? sampler->stack_capacity : stack;
+		uint64_t depth = stack > capacity ? capacity : stack;
 		uint64_t arginfo_now, stack_now;
 
 		memset(sample, 0, sizeof(stat_sample));
-		sample->pid = (uint32_t) sampler->pid;
-		sample->request = sampler->request;
-		sample->request_start = sampler->request_start;
+		sample->pid = pid;
+		sample->request = request;
+		sample->request_start = request_start;
 		sample->clock = clock;
 		/* (its time is set by the frame reader, when it copies the executor's state) */
 
-		stat_sampler_follow(sampler);
-		if (!stat_frame_read(sampler->reader, sample, (uint32_t) depth, arginfo != 0)) {
+		if (!stat_frame_read(reader, sample, (uint32_t) depth, arginfo != 0)) {
 			stat_atomic_inc(STAT_COUNTER(samples_failed));
 			return false;
 		}
@@ -355,11 +356,15 @@ static bool stat_sampler_tick(stat_sampler *sampler, uint8_t clock)
 	return true;
 }
 
-/* Write the sample read (its weight set) to the ring. */
-static void stat_sampler_write(stat_sampler *sampler, uint16_t weight)
+static bool stat_sampler_tick(stat_sampler *sampler, uint8_t clock)
 {
-	stat_sample *sample = sampler->sample;
+	stat_sampler_follow(sampler);
+	return stat_sampler_take(sampler->reader, sampler->sample, sampler->stack_capacity,
+		(uint32_t) sampler->pid, sampler->request, sampler->request_start, clock);
+}
 
+void stat_sampler_put(stat_sample *sample, uint16_t weight)
+{
 	sample->weight = weight;
 
 	if (stat_ring_write(stat_memory->ring, sample, stat_sample_size(sample->depth))) {
@@ -431,7 +436,7 @@ static void stat_sampler_cpu_round(stat_sampler *sampler, uint64_t interval, uin
 
 		/* as on the wall clock, ticks that are overdue are skipped, not replayed: the sample stands for them */
 		if (stat_sampler_tick(sampler, STAT_CLOCK_CPU)) {
-			stat_sampler_write(sampler, stat_sampler_weight(missed));
+			stat_sampler_put(sampler->sample, stat_sampler_weight(missed));
 		}
 		if (missed) {
 			stat_atomic_count(STAT_COUNTER(ticks_missed), missed);
@@ -474,15 +479,20 @@ static void stat_sampler_cpu_round(stat_sampler *sampler, uint64_t interval, uin
  * mixed in at each draw, so processes forked with a copy of the state do
  * not draw alike. (xorshift64*: no lock, no PHP.)
  */
-static uint64_t stat_sampler_phase(stat_sampler *sampler, uint64_t interval)
+uint64_t stat_sampler_draw(uint64_t *random, uint64_t interval)
 {
-	uint64_t x = sampler->random ^ stat_clock_now();
+	uint64_t x = *random ^ stat_clock_now();
 
 	x ^= x >> 12;
 	x ^= x << 25;
 	x ^= x >> 27;
-	sampler->random = x ? x : 0x9e3779b97f4a7c15ULL;
+	*random = x ? x : 0x9e3779b97f4a7c15ULL;
 	return interval ? (x * 0x2545f4914f6cdd1dULL) % interval : 0;
+}
+
+static uint64_t stat_sampler_phase(stat_sampler *sampler, uint64_t interval)
+{
+	return stat_sampler_draw(&sampler->random, interval);
 }
 
 /* Sample at the live interval, on the live clock, while the state is RUN. */
@@ -553,7 +563,7 @@ static void stat_sampler_run(stat_sampler *sampler)
 			last += missed * interval;
 		}
 		if (read) {
-			stat_sampler_write(sampler, stat_sampler_weight(missed));
+			stat_sampler_put(sampler->sample, stat_sampler_weight(missed));
 		}
 		next = last + stat_sampler_phase(sampler, interval);
 		if (next < now) {

@@ -20,6 +20,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "frame.h"
+#include "../listener/sample.h"
+
 typedef struct _stat_sampler stat_sampler;
 
 /* Request thread. */
@@ -40,5 +43,28 @@ bool stat_sampler_start(stat_sampler *sampler, uint64_t (*record)(void), uint64_
  */
 bool stat_sampler_stop(stat_sampler *sampler, bool wait);
 bool stat_sampler_active(stat_sampler *sampler);
+
+/*
+ * What a sampler of either mode does with one sample (the per-request
+ * thread here, the pool sampler in src/pool/); no PHP API.
+ *
+ * take: read it with `reader` under the live stat.stack (at most `capacity`
+ * frames) and stat.arginfo, stamped with the given pid, request and clock;
+ * false (counted in samples_failed) when it could not be read.
+ * put: write it to the ring, standing for `weight` intervals (counted).
+ * weight: the weight of a sample taken `missed` whole intervals late.
+ * draw: a random point of [0, interval), from the xorshift state *random.
+ */
+bool stat_sampler_take(stat_frame_reader *reader, stat_sample *sample, uint64_t capacity,
+	uint32_t pid, uint64_t request, uint64_t request_start, uint8_t clock);
+void stat_sampler_put(stat_sample *sample, uint16_t weight);
+uint16_t stat_sampler_weight(uint64_t missed);
+uint64_t stat_sampler_draw(uint64_t *random, uint64_t interval);
+/*
+ * The calling thread asks for a short scheduler slice, so that it runs at
+ * once where it wakes or moves (and PHP, on that CPU, waits): true if the
+ * kernel keeps it (EEVDF, Linux 6.12 and later). See sampler.c.
+ */
+bool stat_sampler_short_slice(void);
 
 #endif

@@ -30,6 +30,22 @@ static inline void stat_atomic_store(stat_atomic_u64 *a, uint64_t v)
 	__atomic_store_n(&a->v, v, __ATOMIC_RELEASE);
 }
 
+static inline void stat_atomic_store_relaxed(stat_atomic_u64 *a, uint64_t v)
+{
+	__atomic_store_n(&a->v, v, __ATOMIC_RELAXED);
+}
+
+/* A store that no later load of this thread passes (the two sides of a wake-up: store mine, then load theirs). */
+static inline void stat_atomic_store_seq(stat_atomic_u64 *a, uint64_t v)
+{
+	__atomic_store_n(&a->v, v, __ATOMIC_SEQ_CST);
+}
+
+static inline uint64_t stat_atomic_load_seq(stat_atomic_u64 *a)
+{
+	return __atomic_load_n(&a->v, __ATOMIC_SEQ_CST);
+}
+
 static inline uint64_t stat_atomic_add(stat_atomic_u64 *a, uint64_t n)
 {
 	return __atomic_fetch_add(&a->v, n, __ATOMIC_ACQ_REL);

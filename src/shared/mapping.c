@@ -19,6 +19,7 @@
 #include "strings.h"
 #include "requests.h"
 #include "samplers.h"
+#include "places.h"
 #include "../listener/sample.h"
 #include "clock.h"
 
@@ -62,9 +63,10 @@ bool stat_mapping_minit(char *error, size_t error_size)
 	size_t header = stat_memory_align(sizeof(stat_shared));
 	size_t requests = stat_memory_align(stat_requests_size(records));
 	size_t samplers = stat_memory_align(stat_samplers_size());
+	size_t places = stat_memory_align(stat_places_size());
 	size_t ring = stat_memory_align(stat_ring_size((uint64_t) settings->samples, sample_size));
 	size_t strings = stat_memory_align(stat_strings_size(settings->strings));
-	size_t total = header + requests + samplers + ring + strings;
+	size_t total = header + requests + samplers + places + ring + strings;
 	unsigned char *base;
 	stat_shared *shared;
 
@@ -94,11 +96,13 @@ bool stat_mapping_minit(char *error, size_t error_size)
 
 	shared->requests = (stat_requests *) (base + header);
 	shared->samplers = (stat_samplers *) (base + header + requests);
-	shared->ring = (stat_ring *) (base + header + requests + samplers);
-	shared->strings = (stat_strings *) (base + header + requests + samplers + ring);
+	shared->places = (stat_places *) (base + header + requests + samplers);
+	shared->ring = (stat_ring *) (base + header + requests + samplers + places);
+	shared->strings = (stat_strings *) (base + header + requests + samplers + places + ring);
 
 	stat_requests_init(shared->requests, records);
 	stat_samplers_init(shared->samplers);
+	stat_places_init(shared->places);
 	stat_ring_init(shared->ring, (uint64_t) settings->samples, sample_size);
 	stat_strings_init(shared->strings, settings->strings);
 

@@ -5,7 +5,8 @@
  * forked afterwards (an FPM pool, pcntl_fork children, the listener) shares
  * at the same address. It holds, in order, each part 64-byte aligned: this
  * header (live settings, counters, the listener's state), the request table,
- * the sampler places, the sample ring and the string arena (TECHNOTES.md
+ * the sampler places, the pool sampler's places, the sample ring and the
+ * string arena (TECHNOTES.md
  * draws it). Every word more than one process changes is changed with the
  * atomics of atomic.h; the bulk bytes (a ring slot's sample, a request
  * record) are plain copies that a reader accepts only when the slot's
@@ -26,6 +27,7 @@ typedef struct _stat_ring stat_ring;
 typedef struct _stat_strings stat_strings;
 typedef struct _stat_requests stat_requests;
 typedef struct _stat_samplers stat_samplers;
+typedef struct _stat_places stat_places;
 
 /*
  * Settings the control socket changes: read at every use, by every process.
@@ -94,6 +96,7 @@ typedef struct _stat_shared {
 	/* the parts, at fixed offsets from the header (mapping.c) */
 	stat_requests *requests;
 	stat_samplers *samplers;
+	stat_places   *places;      /* the pool sampler's (stat.sampler=pool) */
 	stat_ring     *ring;
 	stat_strings  *strings;
 } stat_shared;

@@ -1,5 +1,5 @@
 --TEST--
-pool: pcntl_fork() in a CLI script: active() is true in the parent and false in the child (no sampler thread after fork); activate() in the child works and its samples carry the child's pid
+pool: pcntl_fork() in a CLI script: active() is true in the parent; in the child it is false (stat.sampler=request: no sampler thread after fork) and activate() works, or true from the fork on (stat.sampler=pool: the pool sampler samples it like its parent) and activate() is refused as for any active request; the child's samples carry its pid
 --SKIPIF--
 <?php require __DIR__ . '/pool.inc'; if ($why = stat_pool_skip([])) die("skip $why"); if (!function_exists('pcntl_fork')) die('skip needs pcntl'); ?>
 --INI--
@@ -19,8 +19,10 @@ fgets(STDIN);
 $facts = ['parent before fork' => stat\sampler\active()];
 $pid = pcntl_fork();
 if ($pid === 0) {
-    $facts = ['child after fork' => stat\sampler\active(), 'child pid()' => stat\pid() === getmypid()];
-    $facts['child activate()'] = stat\sampler\activate();
+    $pool = ini_get('stat.sampler') === 'pool';
+    $active = stat\sampler\active();
+    $facts = ['child after fork as its mode says' => $active === $pool, 'child pid()' => stat\pid() === getmypid()];
+    $facts['child activate() as its mode says'] = stat\sampler\activate() === !$pool;
     $facts['child after activate'] = stat\sampler\active();
     child_work();
     $facts['child deactivate()'] = stat\sampler\deactivate();
@@ -69,9 +71,9 @@ bool(true)
 parent before fork: true
 parent after fork: true
 parent after the child exited: true
-child after fork: false
+child after fork as its mode says: true
 child pid(): true
-child activate(): true
+child activate() as its mode says: true
 child after activate: true
 child deactivate(): true
 child after deactivate: false

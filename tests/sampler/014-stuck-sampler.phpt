@@ -4,6 +4,7 @@ sampler: a sampler thread held still (ptrace, as a debugger would) never blocks 
 <?php
 require __DIR__ . '/../unit/unit.inc';
 if (!stat_unit_cc()) die('skip no C compiler');
+if (preg_match('/stat\.sampler=pool/', (string) getenv('TEST_PHP_EXTRA_ARGS'))) die('skip stat.sampler=pool has no sampler thread to hold (tests/poolsampler/002 stops the pool sampler instead)');
 $scope = trim((string) @file_get_contents('/proc/sys/kernel/yama/ptrace_scope'));
 $root = preg_match('/^Uid:\s+\d+\s+0\s/m', (string) @file_get_contents('/proc/self/status')) === 1;
 if (!$root && $scope !== '' && $scope !== '0') die("skip ptrace of another process needs root (kernel.yama.ptrace_scope=$scope)");

@@ -1,5 +1,5 @@
 --TEST--
-sampler: the sampler thread runs on the CPU the request thread runs on (it follows PHP there, so that PHP stands still while its stack is copied): read from /proc while PHP is busy, the two threads' last CPUs agree; a deep recursion then gets its share of the samples (within 3 points of its time), where copying a PHP running on another CPU gave it 26% for 60%
+sampler: the sampler thread (in pool mode, the pool sampler process) runs on the CPU the request thread runs on (it follows PHP there, so that PHP stands still while its stack is copied): read from /proc while PHP is busy, the two threads' last CPUs agree; a deep recursion then gets its share of the samples (within 3 points of its time), where copying a PHP running on another CPU gave it 26% for 60%
 --SKIPIF--
 <?php
 if (!is_readable('/proc/self/task')) die('skip needs /proc');
@@ -32,6 +32,10 @@ foreach (glob('/proc/self/task/*') as $task) {
     if (trim((string) @file_get_contents("$task/comm")) === 'stat sampler') {
         $sampler = $task;
     }
+}
+/* stat.sampler=pool: the pool sampler process moves to the CPU of the request it reads */
+if ((stat\settings()['sampler'] ?? '') === 'pool' && ($pool = stat\settings()['pool']['pid'] ?? 0) > 0) {
+    $sampler = "/proc/$pool";
 }
 $self = '/proc/self/task/' . getmypid();
 $same = $reads = 0;

@@ -19,7 +19,7 @@ echo $stdout;
 --EXPECT--
 int(0)
 string(0) ""
-array(13) {
+array(14) {
   ["auto"]=>
   bool(true)
   ["samplers"]=>
@@ -32,6 +32,8 @@ array(13) {
   int(64)
   ["clock"]=>
   string(4) "wall"
+  ["sampler"]=>
+  string(7) "request"
   ["samples"]=>
   int(10000)
   ["strings"]=>

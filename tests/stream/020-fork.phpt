@@ -29,11 +29,16 @@ echo "ready\n";
 fgets(STDIN);
 $pid = pcntl_fork();
 if ($pid === 0) {
-    /* the parent's sampler thread did not survive the fork */
+    /*
+     * stat.sampler=request: the parent's sampler thread did not survive the
+     * fork, activate() starts the child's own; pool: the child is sampled as
+     * its parent was from the fork on, without calling anything
+     */
+    $pool = ini_get('stat.sampler') === 'pool';
     $was = stat\sampler\active();
     $started = stat\sampler\activate();
     burn('child_work', 0.2, 200);
-    echo "child: was active ", var_export($was, true), ", activate ", var_export($started, true), "\n";
+    echo "child: sampled from the fork as its mode says: ", ($pool ? $was && !$started : !$was && $started) ? 'yes' : 'no (active ' . var_export($was, true) . ', activate ' . var_export($started, true) . ')', "\n";
     exit(0);
 }
 echo "pid $pid\n";
@@ -77,7 +82,7 @@ bool(true)
 int(0)
 bool(true)
 string(0) ""
-child: was active false, activate true
+child: sampled from the fork as its mode says: yes
 child exit 0
 forked exited
 array(0) {

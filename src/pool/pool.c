@@ -1,0 +1,641 @@
+/*
+ * pool.c: the pool sampler process (see pool.h).
+ *
+ * stat.sampler=pool: instead of a thread in every PHP process, one process
+ * (named "stat pool") samples every active request of every process sharing
+ * the mapping, once per interval, on one wake-up. It is forked at MINIT,
+ * twice (as the listener is: nobody's child in the PHP process tree), from
+ * the process that mapped stat, and lives while any PHP process sharing
+ * stat does (an alive pipe, as the listener's). It runs no PHP code and
+ * calls no PHP API: it reads.
+ *
+ * How it reads a worker: through a descriptor of the worker's
+ * /proc/PID/mem that the worker opened itself and sent over a datagram
+ * socket (SCM_RIGHTS) when it first claimed a place (pool_client.c). That
+ * needs no privilege: a process may always open its own memory (a php-fpm
+ * worker that dropped root is made dumpable for the open() only), and the
+ * descriptor reads the worker's memory whatever the reader's user (pread():
+ * an address not mapped is EIO, never a fault). process_vm_readv of another
+ * process needs ptrace rights over it, which a pool of workers of another
+ * user, or not dumpable, does not give.
+ *
+ * A tick: every active place (places.h) is looked at in a random order
+ * (so that no request is always the last read of a tick), its executor read
+ * with that place's frame reader (aimed again when the place serves a new
+ * request), and the sample written to the ring; a place whose contents
+ * changed during the read (its request ended) gives no sample (counted as
+ * failed). Ticks fall at a random point of each interval, as the request
+ * sampler's do; a tick that comes whole intervals late writes samples that
+ * stand for them (their weight). With no active place the process sleeps
+ * without a timeout: a request thread that activates a place while it
+ * sleeps wakes it with an empty datagram (pool_client.c), so an idle pool
+ * costs nothing.
+ *
+ * Threads and processes: stat_pool_start, the main thread in MINIT; the
+ * rest, the pool process only (single-threaded). stat_pool_socket and
+ * stat_pool_pid: any PHP thread, read-only after MINIT.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <dirent.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include "pool.h"
+#include "../shared/places.h"
+#include "../shared/memory.h"
+#include "../shared/ring.h"
+#include "../shared/clock.h"
+#include "../shared/atomic.h"
+#include "../sampler/frame.h"
+#include "../sampler/sampler.h"
+#include "../listener/sample.h"
+#include "../request/settings.h"
+
+/* the longest sleep before looking at the live interval again, while places are active */
+#define STAT_POOL_SLICE (50 * 1000 * 1000ULL)
+
+/* This process's side (PHP processes): set in MINIT, read-only after. */
+static struct {
+	int   send;   /* the datagram socket handovers go to (-1: no pool sampler) */
+	int   alive;  /* the write end of the alive pipe */
+	pid_t pid;
+} stat_pool = {-1, -1, 0};
+
+/* The pool process's own state, per place: what it was handed and the reader aimed with it. */
+typedef struct _stat_pool_slot {
+	int                mem;     /* the descriptor of the owner's /proc/PID/mem; -1: none */
+	uint64_t           owner;   /* the owner word it was handed for */
+	uint64_t           serial;  /* the request the reader is aimed at (the place's serial) */
+	stat_frame_reader *reader;  /* made at the first sample of the place */
+	int                task_stat;        /* the owner thread's /proc/PID/task/TID/stat (-1: none) */
+	uint64_t           task_stat_owner;  /* the owner it was opened for */
+	uint64_t           cpu_last;         /* on the CPU clock: the CPU time of the last tick */
+	uint64_t           cpu_serial;       /* ... counted for this request */
+	uint64_t           cpu_interval;     /* ... at this interval */
+} stat_pool_slot;
+
+/* A read planned for a tick: the place, the CPU its request last ran on, and its order. */
+typedef struct _stat_pool_visit {
+	int      place;
+	uint32_t cpu;
+	uint64_t rank;
+	uint64_t draw;
+} stat_pool_visit;
+
+typedef struct _stat_pool_state {
+	stat_pool_slot  slots[STAT_PLACES_COUNT];
+	stat_pool_visit visits[STAT_PLACES_COUNT];
+	stat_sample    *sample;
+	uint64_t        capacity;
+	uint64_t        random;
+	bool            follow;  /* the kernel keeps our short slice: reads move to PHP's CPU */
+	uint32_t        cpu;     /* the CPU we were last moved to (UINT32_MAX: none) */
+} stat_pool_state;
+
+int stat_pool_socket(void)
+{
+	return stat_pool.send;
+}
+
+pid_t stat_pool_pid(void)
+{
+	return stat_pool.pid;
+}
+
+/* Pool process: forget a place's descriptor. */
+static void stat_pool_forget(stat_pool_slot *slot)
+{
+	if (slot->mem >= 0) {
+		close(slot->mem);
+	}
+	if (slot->task_stat >= 0) {
+		close(slot->task_stat);
+	}
+	slot->mem = -1;
+	slot->task_stat = -1;
+	slot->task_stat_owner = 0;
+	slot->owner = 0;
+	slot->serial = 0;
+}
+
+/* Pool process: whether `mem` is the /proc/PID/mem of `pid` (what a worker says it sent). */
+static bool stat_pool_is_mem(int mem, uint32_t pid)
+{
+	char link[64], target[64], want[64];
+	ssize_t length;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", mem);
+	length = readlink(link, target, sizeof(target) - 1);
+	if (length <= 0) {
+		return false;
+	}
+	target[length] = '\0';
+	snprintf(want, sizeof(want), "/proc/%lu/mem", (unsigned long) pid);
+	return strcmp(target, want) == 0;
+}
+
+/* Pool process: take every handover waiting (and the wake-ups, which only woke us). */
+static void stat_pool_receive(stat_pool_state *state, int socket)
+{
+	for (;;) {
+		stat_pool_handover message;
+		char control[CMSG_SPACE(sizeof(int))];
+		struct iovec iov = {&message, sizeof(message)};
+		struct msghdr msg;
+		struct cmsghdr *cmsg;
+		ssize_t got;
+		int mem = -1;
+
+		memset(&msg, 0, sizeof(msg));
+		msg.msg_iov = &iov;
+		msg.msg_iovlen = 1;
+		msg.msg_control = control;
+		msg.msg_controllen = sizeof(control);
+		got = recvmsg(socket, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+		if (got < 0) {
+			if (errno == EINTR) {
+				continue;
+			}
+			return;
+		}
+		for (cmsg = CMSG_FIRSTHDR(&msg); cmsg; cmsg = CMSG_NXTHDR(&msg, cmsg)) {
+			if (cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS &&
+				cmsg->cmsg_len == CMSG_LEN(sizeof(int))) {
+				memcpy(&mem, CMSG_DATA(cmsg), sizeof(int));
+			}
+		}
+		if (mem < 0) {
+			continue;
+		}
+		/* (anything else that reaches the socket, a PHP script writing to it, is dropped) */
+		if (got != (ssize_t) sizeof(message) || message.magic != STAT_POOL_HANDOVER_MAGIC ||
+			message.place < 0 || message.place >= STAT_PLACES_COUNT ||
+			(uint32_t) message.owner != message.pid || !stat_pool_is_mem(mem, message.pid)) {
+			close(mem);
+			continue;
+		}
+		stat_pool_forget(&state->slots[message.place]);
+		state->slots[message.place].mem = mem;
+		state->slots[message.place].owner = message.owner;
+	}
+}
+
+/*
+ * Pool process: whether the place's thread is running or waiting only for
+ * a CPU (state R), not sleeping; true when it cannot be told. Its
+ * /proc/PID/task/TID/stat is opened once per owner (readable by anyone).
+ */
+static bool stat_pool_thread_runs(stat_pool_slot *slot, const stat_place_view *view)
+{
+	char text[512];
+	const char *state;
+	ssize_t length;
+
+	if (slot->task_stat_owner != view->owner) {
+		char path[64];
+
+		if (slot->task_stat >= 0) {
+			close(slot->task_stat);
+		}
+		snprintf(path, sizeof(path), "/proc/%lu/task/%lu/stat",
+			(unsigned long) (uint32_t) view->owner, (unsigned long) (view->owner >> 32));
+		slot->task_stat = open(path, O_RDONLY | O_CLOEXEC);
+		slot->task_stat_owner = view->owner;
+	}
+	if (slot->task_stat < 0) {
+		return true;
+	}
+	length = pread(slot->task_stat, text, sizeof(text) - 1, 0);
+	if (length <= 0) {
+		return true;
+	}
+	text[length] = '\0';
+	state = strrchr(text, ')');
+	return !state || state[1] != ' ' || state[2] == 'R';
+}
+
+/*
+ * Pool process, on the CPU clock: whether the place's request has used an
+ * interval of CPU since its last sample, and the weight of a sample now
+ * (*weight). Its CPU time is its process's CPU clock, which any process may
+ * read (one request thread a process; a thread's own clock may only be read
+ * from its process). The first tick of a request falls at a random point of
+ * its first interval of CPU, as the request sampler's does; a tick due while
+ * the thread sleeps waits for it to run (the wait is not sampled).
+ */
+static bool stat_pool_cpu_due(stat_pool_state *state, stat_pool_slot *slot, const stat_place_view *view,
+	uint64_t interval, uint16_t *weight)
+{
+	pid_t pid = (pid_t) (uint32_t) view->owner;
+	clockid_t clock = (clockid_t) ((~(clockid_t) pid) << 3) | 2;  /* the process's CPUCLOCK_SCHED */
+	struct timespec ts;
+	uint64_t cpu, missed;
+
+	if (clock_gettime(clock, &ts) != 0) {
+		return false;
+	}
+	cpu = (uint64_t) ts.tv_sec * STAT_NS_PER_SEC + (uint64_t) ts.tv_nsec;
+	if (slot->cpu_serial != view->serial || slot->cpu_interval != interval || cpu < slot->cpu_last) {
+		uint64_t phase = stat_sampler_draw(&state->random, interval);
+
+		slot->cpu_serial = view->serial;
+		slot->cpu_interval = interval;
+		slot->cpu_last = cpu > phase ? cpu - phase : 1;
+	}
+	if (cpu - slot->cpu_last < interval || !stat_pool_thread_runs(slot, view)) {
+		return false;
+	}
+	missed = (cpu - slot->cpu_last) / interval - 1;
+	if (missed) {
+		stat_atomic_count(STAT_COUNTER(ticks_missed), missed);
+	}
+	slot->cpu_last += (missed + 1) * interval;
+	*weight = stat_sampler_weight(missed);
+	return true;
+}
+
+/*
+ * Pool process: sample one place, if it serves a request and its memory was
+ * handed over (on the CPU clock, if it used an interval of CPU). True if it
+ * was active.
+ */
+static bool stat_pool_sample(stat_pool_state *state, int place, uint8_t clock, uint64_t interval, uint16_t weight)
+{
+	stat_places *places = stat_memory->places;
+	stat_pool_slot *slot = &state->slots[place];
+	stat_place_view view;
+	pid_t pid;
+
+	if (!stat_places_view(places, place, &view) || !view.active) {
+		return false;
+	}
+	pid = (pid_t) (uint32_t) view.owner;
+	if (slot->mem < 0 || slot->owner != view.owner) {
+		/* not handed over (yet, or the send failed: the worker sends again at its next request) */
+		return true;
+	}
+	if (!slot->reader) {
+		slot->reader = stat_frame_reader_new();
+		if (!slot->reader) {
+			return true;
+		}
+		slot->serial = 0;
+	}
+	if (slot->serial != view.serial) {
+		stat_frame_reader_aim(slot->reader, &view.target, pid, slot->mem);
+		slot->serial = view.serial;
+	}
+	if (clock == STAT_CLOCK_CPU && !stat_pool_cpu_due(state, slot, &view, interval, &weight)) {
+		return true;
+	}
+	if (!stat_sampler_take(slot->reader, state->sample, state->capacity, (uint32_t) pid,
+		view.request, view.request_start, clock)) {
+		if (kill(pid, 0) != 0 && errno == ESRCH) {
+			/* the worker is gone: its place is taken back, its descriptor closed */
+			stat_places_reclaim(places, place, view.owner);
+			stat_pool_forget(slot);
+		}
+		return true;
+	}
+	if (!stat_places_unchanged(places, place, &view)) {
+		/* the request ended (or another began) while it was read: not this request's sample */
+		stat_atomic_inc(STAT_COUNTER(samples_failed));
+		return true;
+	}
+	stat_sampler_put(state->sample, weight);
+	return true;
+}
+
+/* Pool process: the order of a tick's reads: by CPU rank, then by a random draw. */
+static int stat_pool_compare(const void *a, const void *b)
+{
+	const stat_pool_visit *x = a, *y = b;
+
+	if (x->rank != y->rank) {
+		return x->rank < y->rank ? -1 : 1;
+	}
+	return x->draw < y->draw ? -1 : (x->draw > y->draw ? 1 : 0);
+}
+
+/*
+ * Pool process: run on `cpu` (UINT32_MAX: anywhere it is), where the
+ * requests about to be read last ran: see stat_pool_tick.
+ */
+static void stat_pool_move(stat_pool_state *state, uint32_t cpu)
+{
+	cpu_set_t set;
+
+	if (!state->follow || cpu == state->cpu || cpu >= CPU_SETSIZE) {
+		return;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	/* (a CPU not allowed stays where it is: the reads are still validated) */
+	if (sched_setaffinity(0, sizeof(set), &set) == 0) {
+		state->cpu = cpu;
+	}
+}
+
+/*
+ * Pool process: one tick. The number of places active.
+ *
+ * A request is read from the CPU it last ran on (its reader's last sample
+ * saw it, stat_frame_reader_cpu), as the request sampler's thread does: the
+ * pool process moves there, and with its short scheduler slice it runs at
+ * once, the PHP thread waiting for it: the frames are copied from an
+ * executor that stands still. Read from another CPU, while PHP runs, a
+ * mixed-call loop had 17-32% of its samples fail and its parts 8-13
+ * points off their time. So the tick's reads go CPU by CPU, each CPU's
+ * requests in a random order and the CPUs in a random order too, so that
+ * no request is always read last (at most one move per CPU a tick).
+ */
+static int stat_pool_tick(stat_pool_state *state, uint8_t clock, uint64_t interval, uint16_t weight)
+{
+	int end = stat_places_end(stat_memory->places);
+	int i, count = 0, active = 0;
+	uint64_t tick_key = stat_sampler_draw(&state->random, UINT64_MAX);
+
+	for (i = 0; i < end; i++) {
+		stat_pool_slot *slot = &state->slots[i];
+		uint32_t cpu = slot->reader ? stat_frame_reader_cpu(slot->reader) : UINT32_MAX;
+
+		if (slot->mem >= 0 && stat_places_owner(stat_memory->places, i) != slot->owner) {
+			/* its process gave the place back (it ended): its memory is let go */
+			stat_pool_forget(slot);
+		}
+		if (!stat_places_active(stat_memory->places, i)) {
+			continue;
+		}
+		state->visits[count].place = i;
+		state->visits[count].cpu = cpu;
+		/* the CPU's rank: the same for every request on it this tick, another each tick */
+		state->visits[count].rank = cpu == UINT32_MAX ? UINT64_MAX :
+			(((uint64_t) cpu + 1) * 0x9e3779b97f4a7c15ULL) ^ tick_key;
+		state->visits[count].draw = stat_sampler_draw(&state->random, UINT64_MAX);
+		count++;
+	}
+	qsort(state->visits, (size_t) count, sizeof(stat_pool_visit), stat_pool_compare);
+	for (i = 0; i < count; i++) {
+		stat_pool_move(state, state->visits[i].cpu);
+		if (stat_pool_sample(state, state->visits[i].place, clock, interval, weight)) {
+			active++;
+		}
+	}
+	return active;
+}
+
+/* Pool process: whether any place serves a request. */
+static bool stat_pool_any_active(void)
+{
+	int end = stat_places_end(stat_memory->places), i;
+
+	for (i = 0; i < end; i++) {
+		stat_place_view view;
+
+		if (stat_places_view(stat_memory->places, i, &view) && view.active) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Pool process: wait for the alive pipe, the socket, or `deadline` (0:
+ * none). False when the last PHP process is gone.
+ */
+static bool stat_pool_wait(stat_pool_state *state, int alive, int socket, uint64_t deadline)
+{
+	struct pollfd fds[2] = {{alive, POLLIN, 0}, {socket, POLLIN, 0}};
+	struct timespec ts, *until = NULL;
+	int ready;
+
+	if (deadline) {
+		uint64_t now = stat_clock_now(), wait = deadline > now ? deadline - now : 0;
+
+		ts.tv_sec = (time_t) (wait / STAT_NS_PER_SEC);
+		ts.tv_nsec = (long) (wait % STAT_NS_PER_SEC);
+		until = &ts;
+	}
+	ready = ppoll(fds, 2, until, NULL);
+	if (ready < 0) {
+		return errno == EINTR;
+	}
+	if (fds[0].revents) {
+		return false;
+	}
+	if (fds[1].revents & POLLIN) {
+		stat_pool_receive(state, socket);
+	}
+	return true;
+}
+
+static void stat_pool_main(int alive, int socket)
+{
+	stat_pool_state *state = calloc(1, sizeof(stat_pool_state));
+	stat_atomic_u64 *sleeping = stat_places_sleeping(stat_memory->places);
+	size_t sample_size = stat_ring_sample_size(stat_memory->ring);
+	uint64_t interval, last, next;
+	int i;
+
+	if (!state || !(state->sample = calloc(1, sample_size))) {
+		return;
+	}
+	for (i = 0; i < STAT_PLACES_COUNT; i++) {
+		state->slots[i].mem = -1;
+		state->slots[i].task_stat = -1;
+	}
+	state->capacity = (sample_size - sizeof(stat_sample)) / sizeof(stat_frame) - 1;
+	state->random = stat_clock_now() ^ ((uint64_t) getpid() << 32);
+	state->cpu = UINT32_MAX;
+	state->follow = stat_sampler_short_slice();
+	/* the default 50 us of timer slack would stretch every short interval */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+
+	interval = stat_atomic_load_relaxed(&stat_memory->live.interval) * STAT_NS_PER_USEC;
+	last = stat_clock_now();
+	next = last + stat_sampler_draw(&state->random, interval);
+	for (;;) {
+		uint64_t now, missed, length = interval;
+		uint8_t clock;
+
+		interval = stat_atomic_load_relaxed(&stat_memory->live.interval) * STAT_NS_PER_USEC;
+		if (interval != length) {
+			/* another interval sent by control: the intervals begin again now */
+			last = stat_clock_now();
+			next = last + stat_sampler_draw(&state->random, interval);
+		}
+		now = stat_clock_now();
+		if (now < next) {
+			if (!stat_pool_wait(state, alive, socket, next > now + STAT_POOL_SLICE ? now + STAT_POOL_SLICE : next)) {
+				break;
+			}
+			continue;
+		}
+
+		/* the intervals wholly past are skipped, not replayed: this tick's samples stand for them */
+		last += interval;
+		missed = now >= last + interval ? (now - last) / interval : 0;
+		if (missed) {
+			last += missed * interval;
+		}
+		clock = (uint8_t) stat_atomic_load_relaxed(&stat_memory->live.clock);
+		if (stat_pool_tick(state, clock, interval, stat_sampler_weight(missed)) == 0) {
+			/*
+			 * Nothing to sample: sleep until a request thread wakes us. The
+			 * word is set before the places are looked at again, and a request
+			 * thread stores its place before it looks at the word: one of the
+			 * two sees the other.
+			 */
+			stat_atomic_store_seq(sleeping, 1);
+			if (!stat_pool_any_active() && !stat_pool_wait(state, alive, socket, 0)) {
+				break;
+			}
+			stat_atomic_store_seq(sleeping, 0);
+			last = stat_clock_now();
+		} else if (missed && clock == STAT_CLOCK_WALL) {
+			/* (on the CPU clock each request counts the ticks it missed) */
+			stat_atomic_count(STAT_COUNTER(ticks_missed), missed);
+		}
+		now = stat_clock_now();
+		next = last + stat_sampler_draw(&state->random, interval);
+		if (next < now) {
+			next = now;
+		}
+	}
+}
+
+/* Pool process: leave the PHP process's signals, terminal, output and descriptors (but `alive` and `socket`). */
+static void stat_pool_detach(int alive, int socket)
+{
+	struct sigaction ignore, dfl;
+	sigset_t none;
+	DIR *dir;
+	int null, sig;
+
+	setpgid(0, 0);
+	prctl(PR_SET_NAME, "stat pool", 0, 0, 0);
+	memset(&ignore, 0, sizeof(ignore));
+	ignore.sa_handler = SIG_IGN;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	for (sig = 1; sig < NSIG; sig++) {
+		sigaction(sig, sig == SIGPIPE || sig == SIGINT || sig == SIGQUIT || sig == SIGHUP ||
+			sig == SIGTSTP || sig == SIGTTOU || sig == SIGTTIN ? &ignore : &dfl, NULL);
+	}
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+		if (null > STDERR_FILENO) {
+			close(null);
+		}
+	}
+	dir = opendir("/proc/self/fd");
+	if (dir) {
+		struct dirent *entry;
+		int mine = dirfd(dir);
+
+		while ((entry = readdir(dir)) != NULL) {
+			int fd = atoi(entry->d_name);
+
+			if (entry->d_name[0] == '.' || fd <= STDERR_FILENO || fd == mine || fd == alive || fd == socket) {
+				continue;
+			}
+			close(fd);
+		}
+		closedir(dir);
+	}
+}
+
+bool stat_pool_start(char *error, size_t error_size)
+{
+	int alive[2], sockets[2], report[2];
+	pid_t pid, sampler = -1;
+	ssize_t got;
+	int size = 1024 * 1024;
+
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sockets) != 0) {
+		snprintf(error, error_size, "socketpair(): %s", strerror(errno));
+		return false;
+	}
+	/* room for many handovers at once (a pool starting): a full socket makes a worker send again later */
+	setsockopt(sockets[1], SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	if (pipe2(alive, O_CLOEXEC) != 0) {
+		snprintf(error, error_size, "pipe(): %s", strerror(errno));
+		close(sockets[0]);
+		close(sockets[1]);
+		return false;
+	}
+	if (pipe2(report, O_CLOEXEC) != 0) {
+		snprintf(error, error_size, "pipe(): %s", strerror(errno));
+		close(sockets[0]);
+		close(sockets[1]);
+		close(alive[0]);
+		close(alive[1]);
+		return false;
+	}
+	pid = fork();
+	if (pid < 0) {
+		snprintf(error, error_size, "fork(): %s", strerror(errno));
+		close(sockets[0]);
+		close(sockets[1]);
+		close(alive[0]);
+		close(alive[1]);
+		close(report[0]);
+		close(report[1]);
+		return false;
+	}
+	if (pid == 0) {
+		pid_t child;
+
+		close(alive[1]);
+		close(sockets[0]);
+		close(report[0]);
+		child = fork();
+		if (child != 0) {
+			/* the intermediate process: say who the sampler is (or that there is none), and go */
+			ssize_t written = write(report[1], &child, sizeof(child));
+
+			(void) written;
+			_exit(0);
+		}
+		close(report[1]);
+		stat_pool_detach(alive[0], sockets[1]);
+		stat_pool_main(alive[0], sockets[1]);
+		_exit(0);
+	}
+
+	close(report[1]);
+	do {
+		got = read(report[0], &sampler, sizeof(sampler));
+	} while (got < 0 && errno == EINTR);
+	close(report[0]);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+	}
+	close(alive[0]);
+	close(sockets[1]);
+	if (got != (ssize_t) sizeof(sampler) || sampler < 0) {
+		snprintf(error, error_size, "fork(): %s", got == (ssize_t) sizeof(sampler) ? "the pool sampler could not be started" : strerror(errno));
+		close(alive[1]);
+		close(sockets[0]);
+		return false;
+	}
+	stat_pool.send = sockets[0];
+	stat_pool.alive = alive[1];
+	stat_pool.pid = sampler;
+	return true;
+}

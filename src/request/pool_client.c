@@ -1,0 +1,248 @@
+/*
+ * pool_client.c: see pool_client.h.
+ *
+ * A request thread claims a place (places.h) at its first sampled request
+ * and keeps it for the life of its process; at each sampled request it
+ * publishes the request and where its executor is, and at the end that
+ * none is. That is all a request costs in pool mode: a few stores, no
+ * thread, no system call (but the first: the handover).
+ *
+ * The handover: the pool sampler reads this process through a descriptor
+ * of its /proc/PID/mem, which only this process can open without
+ * privilege. It is opened (a process that is not dumpable, a php-fpm worker
+ * that dropped root, is made dumpable for the open() alone: /proc/PID/mem
+ * is root's otherwise) and sent with the place's number over the datagram
+ * socket inherited from MINIT, without blocking; if it cannot be sent now
+ * (the sampler's socket full) it is sent again at the next request.
+ *
+ * A pcntl_fork() child is sampled like its parent: pthread_atfork's child
+ * handler, when the parent's request was sampled, claims a place for the
+ * child and hands its memory over (system calls and atomics only).
+ *
+ * State: this process's, in the statics below (one request thread a
+ * process: stat.sampler=pool is for processes, not for ZTS hosts yet).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+
+#include "php.h"
+
+#include "pool_client.h"
+#include "../pool/pool.h"
+#include "../shared/places.h"
+#include "../shared/samplers.h"
+#include "../shared/memory.h"
+#include "../shared/atomic.h"
+#include "../sampler/frame.h"
+#include "warnings.h"
+
+static struct {
+	int      place;       /* this process's place, -1: none */
+	pid_t    pid, tid;    /* who claimed it (a forked child's copy is not its own) */
+	bool     handed;      /* the place's memory was handed to the pool sampler */
+	bool     active;      /* a request is published as sampled */
+	int      quota;       /* the stat.samplers place held while active, -1: none */
+	uint64_t request, request_start;
+	stat_frame_target target;
+} stat_pool_client = {-1, 0, 0, false, false, -1, 0, 0, {0}};
+
+static pid_t stat_pool_client_gettid(void)
+{
+	return (pid_t) syscall(SYS_gettid);
+}
+
+static uint64_t stat_pool_client_owner(void)
+{
+	return (uint64_t) (uint32_t) stat_pool_client.pid | ((uint64_t) (uint32_t) stat_pool_client.tid << 32);
+}
+
+/* Hand this process's memory to the pool sampler; true once it is on its way. */
+static bool stat_pool_client_hand(void)
+{
+	stat_pool_handover message;
+	char control[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = {&message, sizeof(message)};
+	struct msghdr msg;
+	struct cmsghdr *cmsg;
+	int dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), mem, socket = stat_pool_socket();
+	ssize_t sent;
+
+	if (socket < 0) {
+		return false;
+	}
+	if (dumpable != 1) {
+		prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+	}
+	mem = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+	if (dumpable != 1 && dumpable >= 0) {
+		prctl(PR_SET_DUMPABLE, dumpable, 0, 0, 0);
+	}
+	if (mem < 0) {
+		return false;
+	}
+
+	memset(&message, 0, sizeof(message));
+	message.magic = STAT_POOL_HANDOVER_MAGIC;
+	message.place = stat_pool_client.place;
+	message.pid = (uint32_t) stat_pool_client.pid;
+	message.owner = stat_pool_client_owner();
+	memset(&msg, 0, sizeof(msg));
+	memset(control, 0, sizeof(control));
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = control;
+	msg.msg_controllen = sizeof(control);
+	cmsg = CMSG_FIRSTHDR(&msg);
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cmsg), &mem, sizeof(int));
+	do {
+		sent = sendmsg(socket, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
+	} while (sent < 0 && errno == EINTR);
+	close(mem);
+	return sent == (ssize_t) sizeof(message);
+}
+
+/* Wake the pool sampler if it sleeps for want of active places (after this one was published). */
+static void stat_pool_client_wake(void)
+{
+	stat_atomic_u64 *sleeping = stat_places_sleeping(stat_memory->places);
+	uint64_t expected = 1;
+
+	if (stat_atomic_load_seq(sleeping) == 1 && stat_atomic_cas(sleeping, &expected, 0)) {
+		stat_pool_handover message;
+
+		memset(&message, 0, sizeof(message));
+		message.magic = STAT_POOL_HANDOVER_MAGIC;
+		message.place = -1;
+		/* (a full socket wakes it anyway) */
+		(void) send(stat_pool_socket(), &message, sizeof(message), MSG_DONTWAIT | MSG_NOSIGNAL);
+	}
+}
+
+/* Claim a place for this process and thread, if it has none of its own; false if there is none. */
+static bool stat_pool_client_claim(void)
+{
+	pid_t pid = getpid();
+
+	if (stat_pool_client.place >= 0 && stat_pool_client.pid == pid) {
+		return true;
+	}
+	stat_pool_client.pid = pid;
+	stat_pool_client.tid = stat_pool_client_gettid();
+	stat_pool_client.handed = false;
+	stat_pool_client.active = false;
+	stat_pool_client.quota = -1;
+	stat_pool_client.place = stat_places_claim(stat_memory->places, pid, stat_pool_client.tid);
+	return stat_pool_client.place >= 0;
+}
+
+/* Publish the request (claimed place, samplers quota held) and wake the sampler. */
+static void stat_pool_client_publish(void)
+{
+	if (!stat_pool_client.handed) {
+		stat_pool_client.handed = stat_pool_client_hand();
+	}
+	stat_places_publish(stat_memory->places, stat_pool_client.place, true, stat_pool_client.request,
+		stat_pool_client.request_start, &stat_pool_client.target);
+	stat_pool_client.active = true;
+	stat_pool_client_wake();
+}
+
+bool stat_pool_client_start(uint64_t (*record)(void), uint64_t request_start)
+{
+	if (stat_pool_client_active() || stat_pool_socket() < 0) {
+		return false;
+	}
+	if (!stat_pool_client_claim()) {
+		stat_atomic_inc(STAT_COUNTER(samplers_refused));
+		return false;
+	}
+	stat_pool_client.quota = stat_samplers_claim(stat_memory->samplers, getpid(),
+		stat_atomic_load(&stat_memory->live.samplers));
+	if (stat_pool_client.quota < 0) {
+		stat_atomic_inc(STAT_COUNTER(samplers_refused));
+		return false;
+	}
+	stat_frame_target_locate(&stat_pool_client.target);
+	stat_pool_client.request = record();
+	stat_pool_client.request_start = request_start;
+	stat_pool_client_publish();
+	stat_atomic_inc(STAT_COUNTER(samplers_started));
+	return true;
+}
+
+bool stat_pool_client_stop(void)
+{
+	if (!stat_pool_client_active()) {
+		return false;
+	}
+	stat_places_publish(stat_memory->places, stat_pool_client.place, false, 0, 0, NULL);
+	stat_pool_client.active = false;
+	stat_samplers_release(stat_memory->samplers, stat_pool_client.quota, stat_pool_client.pid);
+	stat_pool_client.quota = -1;
+	return true;
+}
+
+bool stat_pool_client_active(void)
+{
+	return stat_pool_client.active && stat_pool_client.place >= 0 && stat_pool_client.pid == getpid();
+}
+
+void stat_pool_client_mshutdown(void)
+{
+	if (stat_pool_client.place < 0 || stat_pool_client.pid != getpid()) {
+		return;
+	}
+	stat_pool_client_stop();
+	stat_places_release(stat_memory->places, stat_pool_client.place, stat_pool_client.pid, stat_pool_client.tid);
+	stat_pool_client.place = -1;
+}
+
+/*
+ * A forked child (pcntl_fork() in a sampled request): the parent's request
+ * goes on in the child, sampled under the child's own place. Only system
+ * calls and atomics here (a child of a threaded process may not take locks).
+ */
+static void stat_pool_client_atfork_child(void)
+{
+	bool sampled = stat_pool_client.active;
+	int quota;
+
+	if (!stat_memory || stat_pool_client.place < 0) {
+		return;
+	}
+	stat_pool_client.active = false;
+	stat_pool_client.place = -1;
+	if (!sampled || !stat_pool_client_claim()) {
+		return;
+	}
+	quota = stat_samplers_claim(stat_memory->samplers, getpid(), stat_atomic_load(&stat_memory->live.samplers));
+	if (quota < 0) {
+		stat_atomic_inc(STAT_COUNTER(samplers_refused));
+		return;
+	}
+	stat_pool_client.quota = quota;
+	/* (the same executor, at the same addresses: only the rseq area is the child's thread's own, and it is too) */
+	stat_pool_client_publish();
+	stat_atomic_inc(STAT_COUNTER(samplers_started));
+}
+
+bool stat_pool_client_minit(void)
+{
+	char error[256];
+
+	if (!stat_pool_start(error, sizeof(error))) {
+		stat_warning("stat: stat.sampler=pool: cannot start the pool sampler: %s; requests are not sampled", error);
+		return false;
+	}
+	pthread_atfork(NULL, NULL, stat_pool_client_atfork_child);
+	return true;
+}

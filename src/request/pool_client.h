@@ -1,0 +1,23 @@
+/*
+ * pool_client.h: a PHP request thread's side of the pool sampler
+ * (stat.sampler=pool): a place in the shared table, published at each
+ * request's start and end, and this process's memory handed over once.
+ * Request thread (and, for a forked child, pthread_atfork's child handler).
+ */
+#ifndef STAT_POOL_CLIENT_H
+#define STAT_POOL_CLIENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* MINIT: start the pool sampler process and register the fork handler; false (said) when it could not start. */
+bool stat_pool_client_minit(void);
+/* Sample this request (claims a place under stat.samplers); false if refused or already sampled. */
+bool stat_pool_client_start(uint64_t (*record)(void), uint64_t request_start);
+/* Stop sampling it: no sample taken after this returns is this request's. False if it was not sampled. */
+bool stat_pool_client_stop(void);
+bool stat_pool_client_active(void);
+/* MSHUTDOWN: give the place back. */
+void stat_pool_client_mshutdown(void);
+
+#endif

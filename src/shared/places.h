@@ -1,0 +1,77 @@
+/*
+ * places.h: the pool sampler's places, shared by every process
+ * (stat.sampler=pool).
+ *
+ * Each PHP request thread sampled in pool mode holds a place: its pid and
+ * thread, where its executor is (stat_frame_target) and the request being
+ * served. The request thread writes its place; the pool sampler (a process
+ * of its own, src/pool/) reads every active place once a tick. A place is
+ * claimed with a CAS of its owner word (0: free) and kept by its thread
+ * across requests; its contents are published seqlock-style: `seq` is odd
+ * while the owner writes the plain words, and a reader accepts a copy only
+ * when `seq` was even and the same before and after it. There is no lock:
+ * a process killed while it writes leaves its place odd, which no reader
+ * accepts, and the place of a dead process is taken back by the next claim
+ * that finds no free place, or by the pool sampler.
+ *
+ * `sleeping` is the pool sampler's: set while it waits with no active
+ * place; a request thread that makes a place active and finds it set wakes
+ * the sampler (pool_client.c), once.
+ */
+#ifndef STAT_PLACES_H
+#define STAT_PLACES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "atomic.h"
+#include "../sampler/frame.h"
+
+#define STAT_PLACES_COUNT 4096
+
+/* What a reader copies of a place (all of it but the atomics' wrappers). */
+typedef struct _stat_place_view {
+	uint64_t owner;          /* pid (low 32 bits) and thread id (high 32 bits); 0: free */
+	uint64_t seq;            /* even: as published */
+	uint64_t active;         /* 1: a request is sampled, 0: none (between requests, or deactivated) */
+	uint64_t request;        /* the request's record id (requests.h) */
+	uint64_t request_start;  /* when it began (stat's clock) */
+	uint64_t serial;         /* counts the requests sampled at this place: a new one needs a fresh reader */
+	stat_frame_target target;
+} stat_place_view;
+
+typedef struct _stat_places stat_places;
+
+size_t stat_places_size(void);
+void stat_places_init(stat_places *places);
+
+/* Request thread: claim a free place for (pid, tid); -1 when there is none. */
+int stat_places_claim(stat_places *places, pid_t pid, pid_t tid);
+/* Request thread: give it back (only its owner does). */
+void stat_places_release(stat_places *places, int place, pid_t pid, pid_t tid);
+/*
+ * Request thread, owner only: publish the request sampled (active) or
+ * that none is (request, start and target ignored).
+ */
+void stat_places_publish(stat_places *places, int place, bool active, uint64_t request, uint64_t request_start,
+	const stat_frame_target *target);
+
+/* Pool sampler: one past the highest place ever claimed (the places to look at). */
+int stat_places_end(stat_places *places);
+/* Pool sampler: a consistent copy of a place; false while it is being written (or free). */
+bool stat_places_view(stat_places *places, int place, stat_place_view *view);
+/* Pool sampler: the place's owner word (0: free). */
+uint64_t stat_places_owner(stat_places *places, int place);
+/* Pool sampler: whether the place serves a request (a single load: a hint, the view decides). */
+bool stat_places_active(stat_places *places, int place);
+/* Pool sampler: whether the place still holds what `view` copied (its seq unchanged). */
+bool stat_places_unchanged(stat_places *places, int place, const stat_place_view *view);
+/* Pool sampler: free the place of a dead owner (by CAS: a new owner is never freed). */
+void stat_places_reclaim(stat_places *places, int place, uint64_t owner);
+
+/* The sampler's sleeping word, and its wake-up: see the top of this file. */
+stat_atomic_u64 *stat_places_sleeping(stat_places *places);
+
+#endif
