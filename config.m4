@@ -41,7 +41,33 @@ if test "$PHP_STAT" != "no"; then
 
   AC_CHECK_FUNCS([process_vm_readv], [], [AC_MSG_ERROR([stat needs process_vm_readv (glibc 2.15 or later)])])
 
+  dnl Every library the build uses, the extension's and statq's: a missing
+  dnl one stops configure with one line naming its Debian package (README,
+  dnl "From source", lists these). pthread and libm are libc's (build-essential).
+  dnl statq's Makefile asks the same pkg-config (STAT_PKG_CONFIG, passed down
+  dnl by Makefile.frag) the same questions, so it builds what configure said.
+  if test -z "$PKG_CONFIG"; then
+    AC_MSG_ERROR([stat needs pkg-config: apt-get install pkg-config])
+  fi
   PKG_CHECK_MODULES([JSONC], [json-c >= 0.13], [], [AC_MSG_ERROR([stat needs json-c: apt-get install libjson-c-dev])])
+  PKG_CHECK_MODULES([ZLIB], [zlib], [], [AC_MSG_ERROR([stat needs zlib (statq reads and writes gzip): apt-get install zlib1g-dev])])
+  dnl hiredis is optional: without it statq's ship and aggregate only say how
+  dnl to get it (said here, and again at the end of configure's output, where it is seen)
+  PKG_CHECK_MODULES([HIREDIS], [hiredis], [STAT_HIREDIS=yes], [STAT_HIREDIS=no])
+  if test "$STAT_HIREDIS" = yes; then
+    PKG_CHECK_MODULES([HIREDIS_SSL], [hiredis_ssl], [], [
+      AC_MSG_NOTICE([statq ship and aggregate will not speak TLS (rediss://): hiredis_ssl comes with hiredis 1.0 and later (libhiredis-dev of Debian trixie and later)])
+    ])
+  else
+    AC_MSG_WARN([statq ship and aggregate will not work: apt-get install libhiredis-dev (then configure again) for them])
+  fi
+  AC_CONFIG_COMMANDS([statq-hiredis], [
+    if test "$stat_hiredis" != yes; then
+      AC_MSG_WARN([statq ship and aggregate will not work: apt-get install libhiredis-dev (then configure again) for them])
+    fi
+  ], [stat_hiredis=$STAT_HIREDIS])
+  STAT_PKG_CONFIG=$PKG_CONFIG
+  PHP_SUBST(STAT_PKG_CONFIG)
   PHP_EVAL_INCLINE($JSONC_CFLAGS)
   PHP_EVAL_LIBLINE($JSONC_LIBS, STAT_SHARED_LIBADD)
   PHP_ADD_LIBRARY(pthread, 1, STAT_SHARED_LIBADD)

@@ -1,7 +1,8 @@
 # statq, stat's command-line client, built beside the extension (config.m4
 # adds this fragment to the extension's Makefile).
 #
-# A plain `make` builds tools/statq/statq too (json-c and zlib are required).
+# A plain `make` builds tools/statq/statq too (json-c and zlib are required,
+# hiredis optional: configure checks them), with configure's pkg-config.
 # `make install` installs stat.so into PHP's extension directory, as phpize's
 # Makefile does, and statq into /usr/local/bin: not into /usr/bin, which
 # belongs to the distribution's packages. PREFIX (or STATQ_PREFIX, which
@@ -14,17 +15,20 @@ STATQ_PREFIX ?= $(PREFIX)
 
 all: statq
 
+# configure's pkg-config, so that statq builds what configure found
+STATQ = -C $(srcdir)/tools/statq PKG_CONFIG="$(STAT_PKG_CONFIG)"
+
 statq:
-	$(MAKE) -C $(srcdir)/tools/statq
+	$(MAKE) $(STATQ)
 
 install-statq: statq
-	$(MAKE) -C $(srcdir)/tools/statq install DESTDIR="$(INSTALL_ROOT)" PREFIX="$(STATQ_PREFIX)" BINDIR="$(STATQ_PREFIX)/bin"
+	$(MAKE) $(STATQ) install DESTDIR="$(INSTALL_ROOT)" PREFIX="$(STATQ_PREFIX)" BINDIR="$(STATQ_PREFIX)/bin"
 
 uninstall-statq:
-	$(MAKE) -C $(srcdir)/tools/statq uninstall DESTDIR="$(INSTALL_ROOT)" PREFIX="$(STATQ_PREFIX)" BINDIR="$(STATQ_PREFIX)/bin"
+	$(MAKE) $(STATQ) uninstall DESTDIR="$(INSTALL_ROOT)" PREFIX="$(STATQ_PREFIX)" BINDIR="$(STATQ_PREFIX)/bin"
 
 clean-statq:
-	$(MAKE) -C $(srcdir)/tools/statq clean
+	$(MAKE) $(STATQ) clean
 
 install: install-statq
 clean: clean-statq
