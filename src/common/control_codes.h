@@ -25,6 +25,7 @@
 #define STAT_CONTROL_ARGINFO  (1 << 4)  /* argument types in samples: 0 or 1 */
 #define STAT_CONTROL_STACK    (1 << 5)  /* frames kept: 0 .. stat.stack (at most STAT_STACK_MAX) */
 #define STAT_CONTROL_CLOCK    (1 << 6)  /* STAT_CLOCK_WALL or STAT_CLOCK_CPU */
+#define STAT_CONTROL_POOL_RATE (1 << 8) /* the most samples a second the pool sampler takes: 0 (no bound) .. STAT_POOL_RATE_MAX */
 
 /* reply statuses */
 #define STAT_CONTROL_APPLIED      0  /* value: the setting now in effect */
@@ -36,6 +37,7 @@
 #define STAT_SAMPLERS_LIMIT_MAX 1000000
 #define STAT_INTERVAL_MIN       10
 #define STAT_INTERVAL_MAX       10000000
+#define STAT_POOL_RATE_MAX      100000000
 /* the largest stat.stack; a control may not raise the stack above the stat.stack in force */
 #define STAT_STACK_MAX          256
 

@@ -70,6 +70,9 @@ stat_control_reply stat_control_apply(int64_t control, int64_t param)
 		case STAT_CONTROL_CLOCK:
 			reply = stat_control_set(&live->clock, param, STAT_CLOCK_WALL, STAT_CLOCK_CPU, STAT_CLOCK_CPU);
 			break;
+		case STAT_CONTROL_POOL_RATE:
+			reply = stat_control_set(&live->pool_rate, param, 0, STAT_POOL_RATE_MAX, STAT_POOL_RATE_MAX);
+			break;
 		default:
 			reply = (stat_control_reply) {STAT_CONTROL_UNKNOWN, 0};
 			break;

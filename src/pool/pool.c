@@ -26,10 +26,13 @@
  * changed during the read (its request ended) gives no sample (counted as
  * failed). Ticks fall at a random point of each interval, as the request
  * sampler's do; a tick that comes whole intervals late writes samples that
- * stand for them (their weight). With no active place the process sleeps
- * without a timeout: a request thread that activates a place while it
- * sleeps wakes it with an empty datagram (pool_client.c), so an idle pool
- * costs nothing.
+ * stand for them (their weight). Under stat.pool_rate (live) the interval
+ * grows alike for every request when the requests active would take more
+ * samples a second at stat.interval (stat_pool_interval), and the interval
+ * in force is published for the status line. With no active place the
+ * process sleeps without a timeout: a request thread that activates a place
+ * while it sleeps wakes it with an empty datagram (pool_client.c), so an
+ * idle pool costs nothing.
  *
  * Threads and processes: stat_pool_start, the main thread in MINIT; the
  * rest, the pool process only (single-threaded). stat_pool_socket and
@@ -439,13 +442,40 @@ static bool stat_pool_wait(stat_pool_state *state, int alive, int socket, uint64
 	return true;
 }
 
+/*
+ * Pool process: the interval to sample each request at (ns), for `active`
+ * requests: stat.interval, or longer when that many requests at that
+ * interval would take more samples a second than stat.pool_rate allows
+ * (every request's interval grows alike, so the pool's samples stay
+ * spread evenly over its requests). Published for the status line.
+ */
+static uint64_t stat_pool_interval(int active)
+{
+	uint64_t interval = stat_atomic_load_relaxed(&stat_memory->live.interval) * STAT_NS_PER_USEC;
+	uint64_t rate = stat_atomic_load_relaxed(&stat_memory->live.pool_rate);
+
+	if (rate && active > 0) {
+		/* the shortest interval at which `active` requests take `rate` samples a second */
+		uint64_t bound = (uint64_t) active * STAT_NS_PER_SEC / rate;
+
+		if (bound > interval) {
+			/* (whole microseconds, as stat.interval: the interval changes only when the bound does) */
+			interval = (bound + STAT_NS_PER_USEC - 1) / STAT_NS_PER_USEC * STAT_NS_PER_USEC;
+		}
+	}
+	if (stat_atomic_load_relaxed(&stat_memory->pool.interval) != interval / STAT_NS_PER_USEC) {
+		stat_atomic_store_relaxed(&stat_memory->pool.interval, interval / STAT_NS_PER_USEC);
+	}
+	return interval;
+}
+
 static void stat_pool_main(int alive, int socket)
 {
 	stat_pool_state *state = calloc(1, sizeof(stat_pool_state));
 	stat_atomic_u64 *sleeping = stat_places_sleeping(stat_memory->places);
 	size_t sample_size = stat_ring_sample_size(stat_memory->ring);
 	uint64_t interval, last, next;
-	int i;
+	int i, active = 0, published = -1;
 
 	if (!state || !(state->sample = calloc(1, sample_size))) {
 		return;
@@ -461,16 +491,16 @@ static void stat_pool_main(int alive, int socket)
 	/* the default 50 us of timer slack would stretch every short interval */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 
-	interval = stat_atomic_load_relaxed(&stat_memory->live.interval) * STAT_NS_PER_USEC;
+	interval = stat_pool_interval(0);
 	last = stat_clock_now();
 	next = last + stat_sampler_draw(&state->random, interval);
 	for (;;) {
 		uint64_t now, missed, length = interval;
 		uint8_t clock;
 
-		interval = stat_atomic_load_relaxed(&stat_memory->live.interval) * STAT_NS_PER_USEC;
+		interval = stat_pool_interval(active);
 		if (interval != length) {
-			/* another interval sent by control: the intervals begin again now */
+			/* another interval (sent by control, or the bound for more or fewer requests): the intervals begin again now */
 			last = stat_clock_now();
 			next = last + stat_sampler_draw(&state->random, interval);
 		}
@@ -489,7 +519,12 @@ static void stat_pool_main(int alive, int socket)
 			last += missed * interval;
 		}
 		clock = (uint8_t) stat_atomic_load_relaxed(&stat_memory->live.clock);
-		if (stat_pool_tick(state, clock, interval, stat_sampler_weight(missed)) == 0) {
+		active = stat_pool_tick(state, clock, interval, stat_sampler_weight(missed));
+		if (active != published) {
+			stat_atomic_store_relaxed(&stat_memory->pool.active, (uint64_t) active);
+			published = active;
+		}
+		if (active == 0) {
 			/*
 			 * Nothing to sample: sleep until a request thread wakes us. The
 			 * word is set before the places are looked at again, and a request

@@ -189,6 +189,13 @@ static ZEND_INI_MH(stat_ini_interval)
 	return SUCCESS;
 }
 
+static ZEND_INI_MH(stat_ini_pool_rate)
+{
+	stat_settings_integer(entry->name, new_value, &stat_settings_values.pool_rate,
+		0, STAT_POOL_RATE_MAX, 0, 0, " samples a second (0 means no bound)");
+	return SUCCESS;
+}
+
 static ZEND_INI_MH(stat_ini_stack)
 {
 	stat_settings_integer(entry->name, new_value, &stat_settings_values.stack,
@@ -341,6 +348,7 @@ PHP_INI_BEGIN()
 	STAT_INI("stack",        "64",    stat_ini_stack,        NULL, NULL)
 	STAT_INI("clock",        "wall",  stat_ini_clock,        NULL, NULL)
 	STAT_INI("sampler",      "request", stat_ini_sampler,    NULL, NULL)
+	STAT_INI("pool_rate",    "0",     stat_ini_pool_rate,    NULL, NULL)
 	STAT_INI("stream",       "",      stat_ini_address,      &stat_settings_values.stream, NULL)
 	STAT_INI("control",      "",      stat_ini_address,      &stat_settings_values.control, NULL)
 	STAT_INI("dump",         "0",     stat_ini_dump,         NULL, NULL)

@@ -44,6 +44,7 @@ typedef struct _stat_settings {
 	int64_t       stack;           /* stat.stack: frames a slot holds, the most the live stack may be */
 	int64_t       clock;           /* STAT_CLOCK_WALL or STAT_CLOCK_CPU */
 	int           sampler;         /* stat.sampler: STAT_SAMPLER_REQUEST or STAT_SAMPLER_POOL */
+	int64_t       pool_rate;       /* stat.pool_rate: the most samples a second of the pool sampler, 0 no bound */
 	int           dump;            /* stat.dump: a file descriptor, 0 off */
 	mode_t        socket_mode;     /* the stream socket's */
 	mode_t        control_mode;    /* the control socket's */

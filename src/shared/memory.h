@@ -42,7 +42,14 @@ typedef struct _stat_live {
 	stat_atomic_u64 arginfo;    /* sample the innermost call's arguments (0/1): read by sampler threads every tick */
 	stat_atomic_u64 stack;      /* frames kept, at most stat.stack: read by sampler threads every tick */
 	stat_atomic_u64 clock;      /* STAT_CLOCK_WALL or STAT_CLOCK_CPU: read by sampler threads every round */
+	stat_atomic_u64 pool_rate;  /* the most samples a second the pool sampler takes, 0 no bound: read by it every tick */
 } stat_live;
+
+/* The pool sampler, for every process to see (pool.c writes once a tick, anyone reads). */
+typedef struct _stat_pool_shared {
+	stat_atomic_u64 interval;   /* the interval it samples each request at now (us): stat.interval, or longer under stat.pool_rate */
+	stat_atomic_u64 active;     /* requests it sampled at its last tick */
+} stat_pool_shared;
 
 /* name, description: what phpinfo() and stat\counters() show. */
 #define STAT_COUNTERS(X) \
@@ -93,6 +100,7 @@ typedef struct _stat_shared {
 	stat_live      live;
 	stat_counters  counters;
 	stat_listener_shared listener;
+	stat_pool_shared pool;
 	/* the parts, at fixed offsets from the header (mapping.c) */
 	stat_requests *requests;
 	stat_samplers *samplers;

@@ -76,7 +76,7 @@ foreach ($functions as $function => $pid) {
     printf("%s: %s\n", $function, count($mine) >= 100 && $in >= 0.9 * count($mine) ? 'sampled in its function' : json_encode([count($mine), $histogram]));
 }
 $others = array_filter($stream->samples, fn($s) => !in_array($s['request']['pid'], $functions, true));
-printf("no sample of another process: %s, invalid lines: %d\n", $others ? 'no' : 'yes', $stream->invalid);
+printf("no sample of another process: %s, invalid lines: %d\n", $others ? 'no' : 'yes', count($stream->invalid));
 ?>
 --EXPECT--
 bool(true)

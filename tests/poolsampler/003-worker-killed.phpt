@@ -56,7 +56,7 @@ foreach ($stream->samples as $s) {
 }
 $after = array_filter($stream->samples, fn($s) => $s['request']['pid'] === $child->pid() && $s['time'] > $killedAt);
 printf("the parent sampled after: %s\n", count($after) >= 50 ? 'yes' : 'no (' . count($after) . ')');
-printf("invalid lines: %d\n", $stream->invalid);
+printf("invalid lines: %d\n", count($stream->invalid));
 ?>
 --EXPECT--
 bool(true)

@@ -47,6 +47,7 @@ static const statq_control statq_controls[] = {
 	{"arginfo",  STAT_CONTROL_ARGINFO,  true,  0, 1, NULL, "off", "on"},
 	{"stack",    STAT_CONTROL_STACK,    false, 0, STAT_STACK_MAX, "frames", NULL, NULL},
 	{"clock",    STAT_CONTROL_CLOCK,    true,  STAT_CLOCK_WALL, STAT_CLOCK_CPU, NULL, "wall", "cpu"},
+	{"pool_rate", STAT_CONTROL_POOL_RATE, false, 0, STAT_POOL_RATE_MAX, "samples a second", NULL, NULL},
 };
 
 #define STATQ_CONTROLS (sizeof(statq_controls) / sizeof(statq_controls[0]))
@@ -186,7 +187,7 @@ static int statq_ctl_messages(int argc, char **argv, int rest, int64_t *messages
 		int64_t param;
 
 		if (!control) {
-			statq_error("ctl: unknown setting '%s' (known: auto, samplers, interval, arginfo, stack, clock)", argv[i]);
+			statq_error("ctl: unknown setting '%s' (known: auto, samplers, interval, arginfo, stack, clock, pool_rate)", argv[i]);
 			return STATQ_USAGE;
 		}
 		if (control->boolean) {
