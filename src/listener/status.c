@@ -55,11 +55,15 @@ static json_object *stat_status_settings(void)
 	json_object_object_add(object, "stack_max", json_object_new_int64(settings->stack));
 	json_object_object_add(object, "clock", json_object_new_string(stat_atomic_load(&live->clock) == STAT_CLOCK_CPU ? "cpu" : "wall"));
 	json_object_object_add(object, "sampler", json_object_new_string(settings->sampler == STAT_SAMPLER_POOL ? "pool" : "request"));
-	json_object_object_add(object, "pool_rate", json_object_new_int64((int64_t) stat_atomic_load(&live->pool_rate)));
 	if (settings->sampler == STAT_SAMPLER_POOL) {
-		/* what the pool sampler does now: under pool_rate, a longer interval than stat.interval */
-		json_object_object_add(object, "pool_interval", json_object_new_int64((int64_t) stat_atomic_load(&stat_memory->pool.interval)));
-		json_object_object_add(object, "pool_active", json_object_new_int64((int64_t) stat_atomic_load(&stat_memory->pool.active)));
+		/* the pool sampler (as stat\settings()['pool']): under its rate, a longer interval than stat.interval */
+		json_object *pool = json_object_new_object();
+
+		json_object_object_add(pool, "pid", json_object_new_int64((int64_t) stat_atomic_load(&stat_memory->pool.pid)));
+		json_object_object_add(pool, "rate", json_object_new_int64((int64_t) stat_atomic_load(&live->pool_rate)));
+		json_object_object_add(pool, "interval", json_object_new_int64((int64_t) stat_atomic_load(&stat_memory->pool.interval)));
+		json_object_object_add(pool, "active", json_object_new_int64((int64_t) stat_atomic_load(&stat_memory->pool.active)));
+		json_object_object_add(object, "pool", pool);
 	}
 	json_object_object_add(object, "samples", json_object_new_int64(settings->samples));
 	json_object_object_add(object, "strings", json_object_new_int64((int64_t) settings->strings));

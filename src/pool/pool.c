@@ -64,6 +64,8 @@
 #include "../listener/sample.h"
 #include "../request/settings.h"
 
+/* one interval of CPU time in a request's credit (stat_pool_cpu_due): a fixed point */
+#define STAT_POOL_CREDIT_ONE 65536ULL
 /* the longest sleep before looking at the live interval again, while places are active */
 #define STAT_POOL_SLICE (50 * 1000 * 1000ULL)
 
@@ -82,9 +84,10 @@ typedef struct _stat_pool_slot {
 	stat_frame_reader *reader;  /* made at the first sample of the place */
 	int                task_stat;        /* the owner thread's /proc/PID/task/TID/stat (-1: none) */
 	uint64_t           task_stat_owner;  /* the owner it was opened for */
-	uint64_t           cpu_last;         /* on the CPU clock: the CPU time of the last tick */
-	uint64_t           cpu_serial;       /* ... counted for this request */
-	uint64_t           cpu_interval;     /* ... at this interval */
+	uint64_t           cpu_serial;       /* on the CPU clock: the request counted (the place's serial) */
+	uint64_t           cpu_seen;         /* ... its process's CPU time when last seen */
+	uint64_t           wall_seen;        /* ... and the time then */
+	uint64_t           credit;           /* ... the intervals of CPU it used, not yet sampled (STAT_POOL_CREDIT_ONE each) */
 } stat_pool_slot;
 
 /* A read planned for a tick: the place, the CPU its request last ran on, and its order. */
@@ -228,42 +231,65 @@ static bool stat_pool_thread_runs(stat_pool_slot *slot, const stat_place_view *v
 }
 
 /*
- * Pool process, on the CPU clock: whether the place's request has used an
- * interval of CPU since its last sample, and the weight of a sample now
- * (*weight). Its CPU time is its process's CPU clock, which any process may
- * read (one request thread a process; a thread's own clock may only be read
- * from its process). The first tick of a request falls at a random point of
- * its first interval of CPU, as the request sampler's does; a tick due while
- * the thread sleeps waits for it to run (the wait is not sampled).
+ * Pool process, on the CPU clock: whether to sample the place's request at
+ * this tick, and with which weight (*weight: the intervals of CPU time it
+ * stands for).
+ *
+ * The pool sampler looks at a request only at its ticks (on the wall
+ * clock), so a request that uses an interval of CPU between two of them
+ * could end before it is seen: counting its CPU time from its first sight
+ * would never sample a request shorter than the interval (at 1 ms, every
+ * fast API call). So a tick stands for the CPU time the request used at the
+ * rate it used it since it was last seen (or since it began: the request
+ * thread publishes its process's CPU clock then): `span` ticks of wall time
+ * (1, more for a late tick) at dcpu/dwall of a CPU each. That is credited,
+ * in intervals, to the request, whose credit began at a random point of its
+ * first interval; a tick takes a sample for each whole interval credited
+ * (weight), when the thread runs (a tick due while it sleeps waits for it to
+ * run: the wait is not sampled). A request that used L of CPU in a wall time
+ * W < interval is seen by a tick with probability W/interval, and then
+ * sampled with probability L/W: L/interval, as on the thread's own clock.
+ * Its CPU time is its process's CPU clock, which any process may read (one
+ * request thread a process in pool mode).
  */
-static bool stat_pool_cpu_due(stat_pool_state *state, stat_pool_slot *slot, const stat_place_view *view,
-	uint64_t interval, uint16_t *weight)
+static bool stat_pool_cpu_due(stat_pool_state *state, stat_pool_slot *slot, const stat_place_view *view, uint16_t *weight)
 {
 	pid_t pid = (pid_t) (uint32_t) view->owner;
 	clockid_t clock = (clockid_t) ((~(clockid_t) pid) << 3) | 2;  /* the process's CPUCLOCK_SCHED */
+	uint64_t span = *weight, cpu, now, dcpu, dwall, whole;
 	struct timespec ts;
-	uint64_t cpu, missed;
 
 	if (clock_gettime(clock, &ts) != 0) {
 		return false;
 	}
 	cpu = (uint64_t) ts.tv_sec * STAT_NS_PER_SEC + (uint64_t) ts.tv_nsec;
-	if (slot->cpu_serial != view->serial || slot->cpu_interval != interval || cpu < slot->cpu_last) {
-		uint64_t phase = stat_sampler_draw(&state->random, interval);
-
+	now = stat_clock_now();
+	if (slot->cpu_serial != view->serial) {
+		/* a new request: its credit begins at a random point of an interval */
 		slot->cpu_serial = view->serial;
-		slot->cpu_interval = interval;
-		slot->cpu_last = cpu > phase ? cpu - phase : 1;
+		slot->cpu_seen = view->cpu_start ? view->cpu_start : cpu;
+		slot->wall_seen = view->cpu_start ? view->since : now;
+		slot->credit = stat_sampler_draw(&state->random, STAT_POOL_CREDIT_ONE);
 	}
-	if (cpu - slot->cpu_last < interval || !stat_pool_thread_runs(slot, view)) {
+	dcpu = cpu > slot->cpu_seen ? cpu - slot->cpu_seen : 0;
+	dwall = now > slot->wall_seen ? now - slot->wall_seen : 0;
+	slot->cpu_seen = cpu;
+	slot->wall_seen = now;
+	if (dwall > 0) {
+		/* (a thread's CPU time grows no faster than wall time: dcpu / dwall <= 1, but for clock skew) */
+		uint64_t rate = dcpu >= dwall ? STAT_POOL_CREDIT_ONE : dcpu * STAT_POOL_CREDIT_ONE / dwall;
+
+		slot->credit += rate * span;
+	}
+	whole = slot->credit / STAT_POOL_CREDIT_ONE;
+	if (whole == 0 || !stat_pool_thread_runs(slot, view)) {
 		return false;
 	}
-	missed = (cpu - slot->cpu_last) / interval - 1;
-	if (missed) {
-		stat_atomic_count(STAT_COUNTER(ticks_missed), missed);
+	slot->credit -= whole * STAT_POOL_CREDIT_ONE;
+	if (whole > 1) {
+		stat_atomic_count(STAT_COUNTER(ticks_missed), whole - 1);
 	}
-	slot->cpu_last += (missed + 1) * interval;
-	*weight = stat_sampler_weight(missed);
+	*weight = stat_sampler_weight(whole - 1);
 	return true;
 }
 
@@ -272,7 +298,7 @@ static bool stat_pool_cpu_due(stat_pool_state *state, stat_pool_slot *slot, cons
  * handed over (on the CPU clock, if it used an interval of CPU). True if it
  * was active.
  */
-static bool stat_pool_sample(stat_pool_state *state, int place, uint8_t clock, uint64_t interval, uint16_t weight)
+static bool stat_pool_sample(stat_pool_state *state, int place, uint8_t clock, uint16_t weight)
 {
 	stat_places *places = stat_memory->places;
 	stat_pool_slot *slot = &state->slots[place];
@@ -298,11 +324,18 @@ static bool stat_pool_sample(stat_pool_state *state, int place, uint8_t clock, u
 		stat_frame_reader_aim(slot->reader, &view.target, pid, slot->mem);
 		slot->serial = view.serial;
 	}
-	if (clock == STAT_CLOCK_CPU && !stat_pool_cpu_due(state, slot, &view, interval, &weight)) {
+	if (clock == STAT_CLOCK_CPU && !stat_pool_cpu_due(state, slot, &view, &weight)) {
+		return true;
+	}
+	/* (a deactivate() of the request meanwhile waits for this sample to be written or dropped) */
+	stat_places_reading(places, place, view.seq);
+	if (!stat_places_unchanged(places, place, &view)) {
+		stat_places_reading(places, place, 0);
 		return true;
 	}
 	if (!stat_sampler_take(slot->reader, state->sample, state->capacity, (uint32_t) pid,
 		view.request, view.request_start, clock)) {
+		stat_places_reading(places, place, 0);
 		if (kill(pid, 0) != 0 && errno == ESRCH) {
 			/* the worker is gone: its place is taken back, its descriptor closed */
 			stat_places_reclaim(places, place, view.owner);
@@ -312,10 +345,12 @@ static bool stat_pool_sample(stat_pool_state *state, int place, uint8_t clock, u
 	}
 	if (!stat_places_unchanged(places, place, &view)) {
 		/* the request ended (or another began) while it was read: not this request's sample */
+		stat_places_reading(places, place, 0);
 		stat_atomic_inc(STAT_COUNTER(samples_failed));
 		return true;
 	}
 	stat_sampler_put(state->sample, weight);
+	stat_places_reading(places, place, 0);
 	return true;
 }
 
@@ -362,7 +397,7 @@ static void stat_pool_move(stat_pool_state *state, uint32_t cpu)
  * requests in a random order and the CPUs in a random order too, so that
  * no request is always read last (at most one move per CPU a tick).
  */
-static int stat_pool_tick(stat_pool_state *state, uint8_t clock, uint64_t interval, uint16_t weight)
+static int stat_pool_tick(stat_pool_state *state, uint8_t clock, uint16_t weight)
 {
 	int end = stat_places_end(stat_memory->places);
 	int i, count = 0, active = 0;
@@ -390,7 +425,7 @@ static int stat_pool_tick(stat_pool_state *state, uint8_t clock, uint64_t interv
 	qsort(state->visits, (size_t) count, sizeof(stat_pool_visit), stat_pool_compare);
 	for (i = 0; i < count; i++) {
 		stat_pool_move(state, state->visits[i].cpu);
-		if (stat_pool_sample(state, state->visits[i].place, clock, interval, weight)) {
+		if (stat_pool_sample(state, state->visits[i].place, clock, weight)) {
 			active++;
 		}
 	}
@@ -519,7 +554,7 @@ static void stat_pool_main(int alive, int socket)
 			last += missed * interval;
 		}
 		clock = (uint8_t) stat_atomic_load_relaxed(&stat_memory->live.clock);
-		active = stat_pool_tick(state, clock, interval, stat_sampler_weight(missed));
+		active = stat_pool_tick(state, clock, stat_sampler_weight(missed));
 		if (active != published) {
 			stat_atomic_store_relaxed(&stat_memory->pool.active, (uint64_t) active);
 			published = active;
@@ -672,5 +707,6 @@ bool stat_pool_start(char *error, size_t error_size)
 	stat_pool.send = sockets[0];
 	stat_pool.alive = alive[1];
 	stat_pool.pid = sampler;
+	stat_atomic_store(&stat_memory->pool.pid, (uint64_t) sampler);
 	return true;
 }

@@ -131,7 +131,7 @@ ZEND_FUNCTION(stat_settings)
 
 			/* (pid 0: the pool sampler could not be started, MINIT said why) */
 			array_init(&pool);
-			add_assoc_long(&pool, "pid", (zend_long) stat_pool_pid());
+			add_assoc_long(&pool, "pid", (zend_long) stat_atomic_load(&stat_memory->pool.pid));
 			add_assoc_long(&pool, "rate", (zend_long) stat_atomic_load(&stat_memory->live.pool_rate));
 			add_assoc_long(&pool, "interval", (zend_long) stat_atomic_load(&stat_memory->pool.interval));
 			add_assoc_long(&pool, "active", (zend_long) stat_atomic_load(&stat_memory->pool.active));

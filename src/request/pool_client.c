@@ -26,6 +26,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -39,6 +40,7 @@
 #include "../shared/samplers.h"
 #include "../shared/memory.h"
 #include "../shared/atomic.h"
+#include "../shared/clock.h"
 #include "../sampler/frame.h"
 #include "warnings.h"
 
@@ -51,6 +53,13 @@ static struct {
 	uint64_t request, request_start;
 	stat_frame_target target;
 } stat_pool_client = {-1, 0, 0, false, false, -1, 0, 0, {0}};
+
+/*
+ * The longest stat\sampler\deactivate() waits for a sample of its request
+ * that the pool sampler is reading (a read takes microseconds: only a pool
+ * sampler held still makes it wait this long).
+ */
+#define STAT_POOL_CLIENT_PATIENCE (10 * 1000 * 1000ULL)
 
 static pid_t stat_pool_client_gettid(void)
 {
@@ -147,11 +156,19 @@ static bool stat_pool_client_claim(void)
 /* Publish the request (claimed place, samplers quota held) and wake the sampler. */
 static void stat_pool_client_publish(void)
 {
+	struct timespec cpu;
+
 	if (!stat_pool_client.handed) {
 		stat_pool_client.handed = stat_pool_client_hand();
 	}
+	/* (the CPU clock counts from here: one system call, a third of a microsecond) */
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu) != 0) {
+		cpu.tv_sec = 0;
+		cpu.tv_nsec = 0;
+	}
 	stat_places_publish(stat_memory->places, stat_pool_client.place, true, stat_pool_client.request,
-		stat_pool_client.request_start, &stat_pool_client.target);
+		stat_pool_client.request_start, (uint64_t) cpu.tv_sec * STAT_NS_PER_SEC + (uint64_t) cpu.tv_nsec,
+		&stat_pool_client.target);
 	stat_pool_client.active = true;
 	stat_pool_client_wake();
 }
@@ -179,12 +196,19 @@ bool stat_pool_client_start(uint64_t (*record)(void), uint64_t request_start)
 	return true;
 }
 
-bool stat_pool_client_stop(void)
+bool stat_pool_client_stop(bool wait)
 {
+	uint64_t seq;
+
 	if (!stat_pool_client_active()) {
 		return false;
 	}
-	stat_places_publish(stat_memory->places, stat_pool_client.place, false, 0, 0, NULL);
+	seq = stat_places_publish(stat_memory->places, stat_pool_client.place, false, 0, 0, 0, NULL);
+	if (wait && !stat_places_read_done(stat_memory->places, stat_pool_client.place, seq,
+		stat_clock_now() + STAT_POOL_CLIENT_PATIENCE)) {
+		/* (the pool sampler held still in the middle of a read: its sample may come after) */
+		stat_atomic_inc(STAT_COUNTER(samplers_stuck));
+	}
 	stat_pool_client.active = false;
 	stat_samplers_release(stat_memory->samplers, stat_pool_client.quota, stat_pool_client.pid);
 	stat_pool_client.quota = -1;
@@ -201,7 +225,7 @@ void stat_pool_client_mshutdown(void)
 	if (stat_pool_client.place < 0 || stat_pool_client.pid != getpid()) {
 		return;
 	}
-	stat_pool_client_stop();
+	stat_pool_client_stop(false);
 	stat_places_release(stat_memory->places, stat_pool_client.place, stat_pool_client.pid, stat_pool_client.tid);
 	stat_pool_client.place = -1;
 }

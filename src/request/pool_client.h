@@ -14,8 +14,14 @@
 bool stat_pool_client_minit(void);
 /* Sample this request (claims a place under stat.samplers); false if refused or already sampled. */
 bool stat_pool_client_start(uint64_t (*record)(void), uint64_t request_start);
-/* Stop sampling it: no sample taken after this returns is this request's. False if it was not sampled. */
-bool stat_pool_client_stop(void);
+/*
+ * Stop sampling it: no sample taken after this returns is this request's;
+ * with wait (stat\sampler\deactivate()), one the pool sampler is taking
+ * now is written first (or given up on after 10 ms, counted in
+ * samplers_stuck), so that the counters read after it count every sample
+ * of the request. False if it was not sampled.
+ */
+bool stat_pool_client_stop(bool wait);
 bool stat_pool_client_active(void);
 /* MSHUTDOWN: give the place back. */
 void stat_pool_client_mshutdown(void);

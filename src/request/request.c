@@ -148,7 +148,7 @@ void stat_request_pool_minit(bool informational)
 void stat_request_rshutdown(void)
 {
 	if (stat_pool_mode) {
-		stat_pool_client_stop();
+		stat_pool_client_stop(false);
 	}
 	if (STAT_G(sampler)) {
 		/* the thread parks on its own; the next request's start makes sure it has */
@@ -182,7 +182,7 @@ bool stat_request_deactivate(void)
 {
 	/* once deactivate() returns, this request is no longer sampled */
 	if (stat_pool_mode) {
-		return stat_pool_client_stop();
+		return stat_pool_client_stop(true);
 	}
 	return STAT_G(sampler) && stat_sampler_stop(STAT_G(sampler), true);
 }

@@ -47,6 +47,7 @@ typedef struct _stat_live {
 
 /* The pool sampler, for every process to see (pool.c writes once a tick, anyone reads). */
 typedef struct _stat_pool_shared {
+	stat_atomic_u64 pid;        /* the pool sampler's pid (0: none), set by MINIT once it is forked */
 	stat_atomic_u64 interval;   /* the interval it samples each request at now (us): stat.interval, or longer under stat.pool_rate */
 	stat_atomic_u64 active;     /* requests it sampled at its last tick */
 } stat_pool_shared;

@@ -5,8 +5,10 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 
 #include "places.h"
+#include "clock.h"
 
 /* words of stat_frame_target, copied one relaxed atomic at a time */
 #define STAT_PLACE_TARGET_WORDS (sizeof(stat_frame_target) / sizeof(uint64_t))
@@ -14,9 +16,12 @@
 typedef struct _stat_place {
 	stat_atomic_u64 owner;
 	stat_atomic_u64 seq;
+	stat_atomic_u64 reading;  /* the pool sampler: the seq of the view it is reading a sample under, 0: none */
 	stat_atomic_u64 active;
 	stat_atomic_u64 request;
 	stat_atomic_u64 request_start;
+	stat_atomic_u64 since;
+	stat_atomic_u64 cpu_start;
 	stat_atomic_u64 serial;
 	stat_atomic_u64 target[STAT_PLACE_TARGET_WORDS];
 } stat_place;
@@ -84,12 +89,12 @@ void stat_places_release(stat_places *places, int place, pid_t pid, pid_t tid)
 	if (place < 0 || place >= STAT_PLACES_COUNT) {
 		return;
 	}
-	stat_places_publish(places, place, false, 0, 0, NULL);
+	stat_places_publish(places, place, false, 0, 0, 0, NULL);
 	stat_atomic_cas(&places->places[place].owner, &owner, 0);
 }
 
-void stat_places_publish(stat_places *places, int place, bool active, uint64_t request, uint64_t request_start,
-	const stat_frame_target *target)
+uint64_t stat_places_publish(stat_places *places, int place, bool active, uint64_t request, uint64_t request_start,
+	uint64_t cpu_start, const stat_frame_target *target)
 {
 	stat_place *p = &places->places[place];
 	uint64_t seq = stat_atomic_load_relaxed(&p->seq);
@@ -103,6 +108,8 @@ void stat_places_publish(stat_places *places, int place, bool active, uint64_t r
 
 		stat_atomic_store_relaxed(&p->request, request);
 		stat_atomic_store_relaxed(&p->request_start, request_start);
+		stat_atomic_store_relaxed(&p->since, stat_clock_now());
+		stat_atomic_store_relaxed(&p->cpu_start, cpu_start);
 		stat_atomic_store_relaxed(&p->serial, stat_atomic_load_relaxed(&p->serial) + 1);
 		for (i = 0; i < STAT_PLACE_TARGET_WORDS; i++) {
 			stat_atomic_store_relaxed(&p->target[i], words[i]);
@@ -111,6 +118,33 @@ void stat_places_publish(stat_places *places, int place, bool active, uint64_t r
 	stat_atomic_store_relaxed(&p->active, active ? 1 : 0);
 	/* even again, the words above published with it (seq_cst: the waker's load of `sleeping` comes after) */
 	stat_atomic_store_seq(&p->seq, (seq | 1) + 1);
+	return seq;
+}
+
+void stat_places_reading(stat_places *places, int place, uint64_t seq)
+{
+	/*
+	 * seq_cst, and a full fence before the pool sampler looks at seq again:
+	 * either the owner, after its store of a new seq, sees this, or the pool
+	 * sampler sees the new seq (and drops the sample)
+	 */
+	stat_atomic_store_seq(&places->places[place].reading, seq);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+bool stat_places_read_done(stat_places *places, int place, uint64_t seq, uint64_t deadline)
+{
+	stat_place *p = &places->places[place];
+
+	while (stat_atomic_load_seq(&p->reading) == seq && seq != 0) {
+		struct timespec pause = {0, 20000};
+
+		if (stat_clock_now() >= deadline) {
+			return false;
+		}
+		nanosleep(&pause, NULL);
+	}
+	return true;
 }
 
 int stat_places_end(stat_places *places)
@@ -134,6 +168,8 @@ bool stat_places_view(stat_places *places, int place, stat_place_view *view)
 	view->active = stat_atomic_load_relaxed(&p->active);
 	view->request = stat_atomic_load_relaxed(&p->request);
 	view->request_start = stat_atomic_load_relaxed(&p->request_start);
+	view->since = stat_atomic_load_relaxed(&p->since);
+	view->cpu_start = stat_atomic_load_relaxed(&p->cpu_start);
 	view->serial = stat_atomic_load_relaxed(&p->serial);
 	for (i = 0; i < STAT_PLACE_TARGET_WORDS; i++) {
 		words[i] = stat_atomic_load_relaxed(&p->target[i]);

@@ -38,6 +38,8 @@ typedef struct _stat_place_view {
 	uint64_t active;         /* 1: a request is sampled, 0: none (between requests, or deactivated) */
 	uint64_t request;        /* the request's record id (requests.h) */
 	uint64_t request_start;  /* when it began (stat's clock) */
+	uint64_t since;          /* when it was published as sampled (stat's clock) */
+	uint64_t cpu_start;      /* its process's CPU time then (ns; 0: not read) */
 	uint64_t serial;         /* counts the requests sampled at this place: a new one needs a fresh reader */
 	stat_frame_target target;
 } stat_place_view;
@@ -53,10 +55,12 @@ int stat_places_claim(stat_places *places, pid_t pid, pid_t tid);
 void stat_places_release(stat_places *places, int place, pid_t pid, pid_t tid);
 /*
  * Request thread, owner only: publish the request sampled (active) or
- * that none is (request, start and target ignored).
+ * that none is (the rest ignored); `since` is now, cpu_start the process's
+ * CPU time now (the CPU clock counts from them). Returns the seq that
+ * was in force before (what a view of the place taken before had).
  */
-void stat_places_publish(stat_places *places, int place, bool active, uint64_t request, uint64_t request_start,
-	const stat_frame_target *target);
+uint64_t stat_places_publish(stat_places *places, int place, bool active, uint64_t request, uint64_t request_start,
+	uint64_t cpu_start, const stat_frame_target *target);
 
 /* Pool sampler: one past the highest place ever claimed (the places to look at). */
 int stat_places_end(stat_places *places);
@@ -68,6 +72,15 @@ uint64_t stat_places_owner(stat_places *places, int place);
 bool stat_places_active(stat_places *places, int place);
 /* Pool sampler: whether the place still holds what `view` copied (its seq unchanged). */
 bool stat_places_unchanged(stat_places *places, int place, const stat_place_view *view);
+/*
+ * Pool sampler: it reads a sample under the view of `seq` (0: done, the
+ * sample written or dropped). Request thread: wait, until `deadline`
+ * (stat's clock), while the pool sampler reads one under `seq`; false if it
+ * still does then (stat\sampler\deactivate(): the samples it counts are
+ * all those of the request).
+ */
+void stat_places_reading(stat_places *places, int place, uint64_t seq);
+bool stat_places_read_done(stat_places *places, int place, uint64_t seq, uint64_t deadline);
 /* Pool sampler: free the place of a dead owner (by CAS: a new owner is never freed). */
 void stat_places_reclaim(stat_places *places, int place, uint64_t owner);
 

@@ -63,8 +63,8 @@ printf("thinned evenly: %s\n", $even ? 'yes' : json_encode($counts));
 $late = new StatStream("$dir/stream.sock");
 $late->readUntil(fn($s) => $s->status !== null);
 $settings = $late->status['settings'] ?? [];
-printf("status line: %s\n", ($settings['sampler'] ?? '') === 'pool' && ($settings['pool_rate'] ?? 0) === 1000 && ($settings['pool_interval'] ?? 0) === 5000
-    && ($settings['pool_active'] ?? 0) === 5 ? 'pool, rate 1000, interval 5000 for 5' : json_encode($settings));
+printf("status line: %s\n", ($settings['sampler'] ?? '') === 'pool' && ($settings['pool']['rate'] ?? 0) === 1000 && ($settings['pool']['interval'] ?? 0) === 5000
+    && ($settings['pool']['active'] ?? 0) === 5 ? 'pool, rate 1000, interval 5000 for 5' : json_encode($settings));
 $late->close();
 ctl_send("$dir/control.sock", ctl_message(CTL_POOL_RATE, 0));
 $child->send("go\n");
