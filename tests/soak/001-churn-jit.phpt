@@ -1,5 +1,5 @@
 --TEST--
-soak: STAT_SOAK_SECONDS (600 by default) of churn at stat.interval=10 with stat.stack=64 under the tracing JIT, two validating clients and one that never reads: no invalid line, samples + lost = written (+ dropped) for each, resident memory of PHP and of the listener flat after the warm-up
+soak: STAT_SOAK_SECONDS (600 by default) of churn at stat.interval=10 with stat.stack=64 under the tracing JIT (with STAT_SOAK_SAMPLER=pool, in pool mode: scripts/matrix's chroots), two validating clients and one that never reads: no invalid line, samples + lost = written (+ dropped) for each, resident memory of PHP, of the listener (and of the pool sampler) flat after the warm-up
 --SKIPIF--
 <?php
 if (!getenv('STAT_TEST_HEAVY')) die('skip set STAT_TEST_HEAVY');
@@ -49,13 +49,16 @@ $ini = stat_stacks_opcache_ini() + [
     'stat.interval' => '10',
     'stat.stack' => '64',
     'stat.samples' => (string) $ring,
+    'stat.sampler' => getenv('STAT_SOAK_SAMPLER') ?: 'request',
 ];
 $child = new StatChild($ini, STAT_SOAK_CHURN, [], [(string) $seconds, "$dir/changing"]);
 $ready = $child->waitFor("ready ") && $child->waitFor("\n");
-[, $pid, $listener, $jit] = preg_match('/^ready (\d+) (\d+) (\w+)$/m', $child->stdout(), $m) ? $m : [0, 0, 0, '?'];
+[, $pid, $listener, $jit, $pool] = preg_match('/^ready (\d+) (\d+) (\w+) (\d+)$/m', $child->stdout(), $m) ? $m : [0, 0, 0, '?', 0];
+$pool = (int) $pool;
 $pid = (int) $pid;
 $listener = (int) $listener;
-printf("ready: %s\n", $ready && $pid === $child->pid() && $listener > 0 ? 'yes' : 'no: ' . $child->stdout() . $child->stderr());
+printf("ready: %s\n", $ready && $pid === $child->pid() && $listener > 0 && ($pool > 0) === (getenv('STAT_SOAK_SAMPLER') === 'pool')
+    ? 'yes' : 'no: ' . $child->stdout() . $child->stderr());
 printf("jit: %s\n", $jit);
 
 $clients = [new StatSoakClient(stat_test_connect("$dir/stream.sock"), $pid), new StatSoakClient(stat_test_connect("$dir/stream.sock"), $pid)];
@@ -65,6 +68,7 @@ $child->send("go\n");
 
 $start = microtime(true);
 $rss = []; /* the listener's: [seconds, KiB] (the child reports its own once a second) */
+$poolRss = []; /* the pool sampler's, in pool mode */
 $nextRss = $start;
 $nextProgress = $start + 30;
 $ended = false;
@@ -87,6 +91,9 @@ while (microtime(true) < $deadline) {
     }
     if ($now >= $nextRss) {
         $rss[] = [$now - $start, stat_soak_rss($listener)];
+        if ($pool > 0) {
+            $poolRss[] = [$now - $start, stat_soak_rss($pool)];
+        }
         $nextRss += 5;
     }
     if ($now >= $nextProgress) {
@@ -159,7 +166,7 @@ $problems = [];
 if ($warmedAt === null) {
     $problems[] = 'the ring did not go round twice (' . min($clients[0]->accounted(), $clients[1]->accounted()) . " samples of $ring)";
 }
-foreach (['php outside the heap' => $php, 'listener' => $rss] as $name => $readings) {
+foreach (['php outside the heap' => $php, 'listener' => $rss] + ($pool > 0 ? ['pool sampler' => $poolRss] : []) as $name => $readings) {
     $after = array_values(array_filter($readings, fn($r) => $warmedAt !== null && $r[0] >= $warmedAt && $r[1] !== null));
     if (count($after) < 2 || !$readings) {
         $problems[] = "$name: too few readings after the warm-up";
@@ -202,7 +209,7 @@ constructs sampled: callback,closure,destructor,eval,exception,fiber,generator,i
 cut stacks (deeper than 64): some
 php outside the heap RSS: %d KiB at start, %d KiB after the %d s warm-up, %d KiB at most after it, %d KiB at the end (growth %i KiB)
 listener RSS: %d KiB at start, %d KiB after the %d s warm-up, %d KiB at most after it, %d KiB at the end (growth %i KiB)
-php RSS with the heap: %d KiB at start, %d KiB at the end
+%r(pool sampler RSS: \d+ KiB at start, \d+ KiB after the \d+ s warm-up, \d+ KiB at most after it, \d+ KiB at the end \(growth -?\d+ KiB\)\n)?%rphp RSS with the heap: %d KiB at start, %d KiB at the end
 soak: %d s, %d rounds, %d compiles, %d samples written, %d dropped, %d failed, received %d and %d (lost %d and %d), never-reading client lost %d, %d RSS readings
 resident memory flat after the warm-up (< 2048 KiB growth): yes
 samplers running after: 0
