@@ -95,6 +95,7 @@ if test "$PHP_STAT" != "no"; then
     src/common/address.c \
     src/request/settings.c \
     src/request/request.c \
+    src/request/uri.c \
     src/request/endpoints.c \
     src/request/dump.c \
     src/request/api.c \

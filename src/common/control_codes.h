@@ -26,12 +26,13 @@
 #define STAT_CONTROL_STACK    (1 << 5)  /* frames kept: 0 .. stat.stack (at most STAT_STACK_MAX) */
 #define STAT_CONTROL_CLOCK    (1 << 6)  /* STAT_CLOCK_WALL or STAT_CLOCK_CPU */
 #define STAT_CONTROL_POOL_RATE (1 << 8) /* the most samples a second the pool sampler takes: 0 (no bound) .. STAT_POOL_RATE_MAX */
+#define STAT_CONTROL_QUERY    (1 << 7)  /* query strings in URIs: STAT_QUERY_NONE .. the stat.query set at startup */
 
 /* reply statuses */
 #define STAT_CONTROL_APPLIED      0  /* value: the setting now in effect */
 #define STAT_CONTROL_UNKNOWN      1  /* no such control; value 0 */
 #define STAT_CONTROL_OUT_OF_RANGE 2  /* value: the setting, unchanged */
-#define STAT_CONTROL_ABOVE_MAX    3  /* beyond what was sized at startup (stack > stat.stack); value: that maximum */
+#define STAT_CONTROL_ABOVE_MAX    3  /* beyond what was set at startup (stack > stat.stack, query > stat.query); value: that maximum */
 
 /* ranges, shared by the INI settings and the controls */
 #define STAT_SAMPLERS_LIMIT_MAX 1000000
@@ -44,5 +45,14 @@
 /* stat.clock and the clock control: what the interval is measured in */
 #define STAT_CLOCK_WALL 0  /* wall-clock time: where requests spend their time, waiting included */
 #define STAT_CLOCK_CPU  1  /* the request thread's CPU time: where the CPU goes */
+
+/*
+ * stat.query and the query control: what a sample's URI keeps of its query
+ * string. Ordered by what they show: the control may lower the setting and
+ * raise it back, never above the stat.query set at startup.
+ */
+#define STAT_QUERY_NONE  0  /* the path only: /reset?token=abc&user=al -> /reset */
+#define STAT_QUERY_NAMES 1  /* the parameters' names, their values removed: /reset?token&user */
+#define STAT_QUERY_ALL   2  /* the query string as the client sent it */
 
 #endif

@@ -73,6 +73,14 @@ stat_control_reply stat_control_apply(int64_t control, int64_t param)
 		case STAT_CONTROL_POOL_RATE:
 			reply = stat_control_set(&live->pool_rate, param, 0, STAT_POOL_RATE_MAX, STAT_POOL_RATE_MAX);
 			break;
+		case STAT_CONTROL_QUERY:
+			/*
+			 * Lowered and raised back, never above stat.query: whoever may
+			 * change the pool's cost may not widen what every reader of the
+			 * stream sees (that is php.ini's, and a restart's)
+			 */
+			reply = stat_control_set(&live->query, param, STAT_QUERY_NONE, stat_settings_get()->query, STAT_QUERY_ALL);
+			break;
 		default:
 			reply = (stat_control_reply) {STAT_CONTROL_UNKNOWN, 0};
 			break;

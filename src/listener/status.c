@@ -65,6 +65,8 @@ static json_object *stat_status_settings(void)
 		json_object_object_add(pool, "active", json_object_new_int64((int64_t) stat_atomic_load(&stat_memory->pool.active)));
 		json_object_object_add(object, "pool", pool);
 	}
+	json_object_object_add(object, "query", json_object_new_string(stat_settings_query_name(stat_atomic_load(&live->query))));
+	json_object_object_add(object, "query_max", json_object_new_string(stat_settings_query_name((uint64_t) settings->query)));
 	json_object_object_add(object, "samples", json_object_new_int64(settings->samples));
 	json_object_object_add(object, "strings", json_object_new_int64((int64_t) settings->strings));
 	json_object_object_add(object, "stream", json_object_new_string(stat_status.stream));

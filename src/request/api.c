@@ -63,6 +63,7 @@ void stat_api_info(void)
 			snprintf(text, sizeof(text), "request (a thread per request)");
 		}
 		php_info_print_table_row(2, "sampler", text);
+		php_info_print_table_row(2, "query (live)", stat_settings_query_name(stat_atomic_load(&live->query)));
 		snprintf(text, sizeof(text), "%llu", (unsigned long long) stat_samplers_active(stat_memory->samplers));
 		php_info_print_table_row(2, "samplers active", text);
 		snprintf(text, sizeof(text), "%llu", (unsigned long long) stat_strings_used(stat_memory->strings));
@@ -111,6 +112,7 @@ ZEND_FUNCTION(stat_settings)
 	add_assoc_long(return_value, "stack", (zend_long) stat_atomic_load(&stat_memory->live.stack));
 	add_assoc_string(return_value, "clock", stat_atomic_load(&stat_memory->live.clock) == STAT_CLOCK_CPU ? "cpu" : "wall");
 	add_assoc_string(return_value, "sampler", settings->sampler == STAT_SAMPLER_POOL ? "pool" : "request");
+	add_assoc_string(return_value, "query", (char *) stat_settings_query_name(stat_atomic_load(&stat_memory->live.query)));
 	add_assoc_long(return_value, "samples", (zend_long) settings->samples);
 	add_assoc_long(return_value, "strings", (zend_long) settings->strings);
 	add_assoc_string(return_value, "stream", (char *) stat_endpoints_stream());

@@ -7,7 +7,8 @@
  * record is made from SAPI's request_info and the FastCGI environment, so
  * this file uses PHP's API and runs on the request thread only
  * (stat_sampler_start calls stat_request_record back on that thread, once
- * the sampler has claimed its place).
+ * the sampler has claimed its place). The URI keeps of its query string
+ * what stat.query says (uri.h) when the record is made.
  */
 #include <string.h>
 
@@ -25,6 +26,7 @@
 #include "../shared/atomic.h"
 #include "warnings.h"
 #include "pool_client.h"
+#include "uri.h"
 
 #define STAT_ERROR_SIZE 512
 
@@ -88,6 +90,8 @@ static uint64_t stat_request_record(void)
 			length += more;
 		}
 	}
+	/* the query string as stat.query (live) says, before the URI reaches the shared table */
+	length = stat_uri_query(request->uri, length, stat_atomic_load(&stat_memory->live.query));
 	request->uri_length = (uint32_t) length;
 
 	STAT_G(request) = stat_requests_begin(stat_memory->requests, request);

@@ -283,6 +283,31 @@ static ZEND_INI_MH(stat_ini_sampler)
 	return SUCCESS;
 }
 
+const char *stat_settings_query_name(uint64_t query)
+{
+	return query == STAT_QUERY_ALL ? "all" : query == STAT_QUERY_NAMES ? "names" : "none";
+}
+
+/* none, names or all: what a sample's URI keeps of its query string. */
+static ZEND_INI_MH(stat_ini_query)
+{
+	char shown[STAT_SETTINGS_SHOWN + 32];
+	const char *s = ZSTR_VAL(new_value);
+
+	if (!strcasecmp(s, "none")) {
+		stat_settings_values.query = STAT_QUERY_NONE;
+	} else if (!strcasecmp(s, "names")) {
+		stat_settings_values.query = STAT_QUERY_NAMES;
+	} else if (!strcasecmp(s, "all")) {
+		stat_settings_values.query = STAT_QUERY_ALL;
+	} else {
+		/* the private choice: a typo must not publish what the operator meant to keep out */
+		stat_warning("%s must be none, names or all, '%s' given; using none", ZSTR_VAL(entry->name), stat_settings_shown(new_value, shown, sizeof(shown)));
+		stat_settings_values.query = STAT_QUERY_NONE;
+	}
+	return SUCCESS;
+}
+
 /* A group name or a numeric gid; empty: the group of whoever creates the socket. */
 static ZEND_INI_MH(stat_ini_socket_group)
 {
@@ -349,6 +374,7 @@ PHP_INI_BEGIN()
 	STAT_INI("clock",        "wall",  stat_ini_clock,        NULL, NULL)
 	STAT_INI("sampler",      "request", stat_ini_sampler,    NULL, NULL)
 	STAT_INI("pool_rate",    "0",     stat_ini_pool_rate,    NULL, NULL)
+	STAT_INI("query",        "none",  stat_ini_query,        NULL, NULL)
 	STAT_INI("stream",       "",      stat_ini_address,      &stat_settings_values.stream, NULL)
 	STAT_INI("control",      "",      stat_ini_address,      &stat_settings_values.control, NULL)
 	STAT_INI("dump",         "0",     stat_ini_dump,         NULL, NULL)

@@ -45,6 +45,7 @@ typedef struct _stat_settings {
 	int64_t       clock;           /* STAT_CLOCK_WALL or STAT_CLOCK_CPU */
 	int           sampler;         /* stat.sampler: STAT_SAMPLER_REQUEST or STAT_SAMPLER_POOL */
 	int64_t       pool_rate;       /* stat.pool_rate: the most samples a second of the pool sampler, 0 no bound */
+	int64_t       query;           /* stat.query: STAT_QUERY_*, the most the live one may be */
 	int           dump;            /* stat.dump: a file descriptor, 0 off */
 	mode_t        socket_mode;     /* the stream socket's */
 	mode_t        control_mode;    /* the control socket's */
@@ -54,6 +55,9 @@ typedef struct _stat_settings {
 	stat_address  stream;          /* stat.stream, parsed (family 0: off) */
 	stat_address  control;         /* stat.control, parsed */
 } stat_settings;
+
+/* "none", "names" or "all": a STAT_QUERY_* as stat.query writes it. Any thread. */
+const char *stat_settings_query_name(uint64_t query);
 
 /* MINIT and MSHUTDOWN (the main thread): register the INI entries (validating them), and unregister. */
 void stat_settings_minit(int module_number);

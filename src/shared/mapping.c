@@ -95,6 +95,7 @@ bool stat_mapping_minit(char *error, size_t error_size)
 	stat_atomic_store(&shared->live.clock, (uint64_t) settings->clock);
 	stat_atomic_store(&shared->live.pool_rate, (uint64_t) settings->pool_rate);
 	stat_atomic_store(&shared->pool.interval, (uint64_t) settings->interval);
+	stat_atomic_store(&shared->live.query, (uint64_t) settings->query);
 
 	shared->requests = (stat_requests *) (base + header);
 	shared->samplers = (stat_samplers *) (base + header + requests);

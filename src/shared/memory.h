@@ -43,6 +43,7 @@ typedef struct _stat_live {
 	stat_atomic_u64 stack;      /* frames kept, at most stat.stack: read by sampler threads every tick */
 	stat_atomic_u64 clock;      /* STAT_CLOCK_WALL or STAT_CLOCK_CPU: read by sampler threads every round */
 	stat_atomic_u64 pool_rate;  /* the most samples a second the pool sampler takes, 0 no bound: read by it every tick */
+	stat_atomic_u64 query;      /* STAT_QUERY_*: read by request threads when a request is first sampled (uri.c) */
 } stat_live;
 
 /* The pool sampler, for every process to see (pool.c writes once a tick, anyone reads). */

@@ -104,7 +104,7 @@ ctl stack 257: exit 2: statq: ctl: stack must be a whole number from 0 to 256 fr
 ctl samplers -1: exit 2: statq: ctl: samplers must be a whole number from 0 to 1000000 samplers (0: unlimited), '-1' given
 ctl auto maybe: exit 2: statq: ctl: auto must be on or off, 'maybe' given
 ctl clock fast: exit 2: statq: ctl: clock must be cpu or wall, 'fast' given
-ctl frobnicate 1: exit 2: statq: ctl: unknown setting 'frobnicate' (known: auto, samplers, interval, arginfo, stack, clock, pool_rate)
+ctl frobnicate 1: exit 2: statq: ctl: unknown setting 'frobnicate' (known: auto, samplers, interval, arginfo, stack, clock, query, pool_rate)
 ctl interval: exit 2: statq: ctl: interval needs a value (a number)
 ctl : exit 2: statq: ctl: nothing to send: give NAME VALUE, e.g. statq ctl interval 50 (see statq ctl --help)
 ctl interval 50 arginfo: exit 2: statq: ctl: arginfo needs a value (on or off)

@@ -16,7 +16,7 @@ file_put_contents("$dir/docroot/work.php", stat_pool_busy(0.2, 'echo getmypid();
 function serve(string $dir, string $name, array $env): array
 {
     $port = stat_test_port();
-    $argv = stat_test_command(['stat.stream' => "unix://$dir/$name.sock", 'stat.interval' => '200'], ['-S', "127.0.0.1:$port", '-t', "$dir/docroot"]);
+    $argv = stat_test_command(['stat.stream' => "unix://$dir/$name.sock", 'stat.interval' => '200', 'stat.query' => 'all'], ['-S', "127.0.0.1:$port", '-t', "$dir/docroot"]);
     $server = stat_pool_spawn($argv, "$dir/$name.out", $env);
     $stream = new StatPoolStream("$dir/$name.sock");
     $up = stat_pool_until(function () use ($port) {

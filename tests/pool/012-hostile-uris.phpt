@@ -88,7 +88,7 @@ var_dump($stream->readAll(10.0), $stream->invalid, $stream->rest());
 /* the CLI server takes a 64 KiB URI: stat keeps its first 4096 bytes */
 $dir = $pool->dir;
 $port = stat_test_port();
-stat_pool_spawn(stat_test_command(['stat.stream' => "unix://$dir/cli.sock"], ['-S', "127.0.0.1:$port", '-t', $pool->docroot]), "$dir/cli.out");
+stat_pool_spawn(stat_test_command(['stat.stream' => "unix://$dir/cli.sock", 'stat.query' => 'all'], ['-S', "127.0.0.1:$port", '-t', $pool->docroot]), "$dir/cli.out");
 $cli = new StatPoolStream("$dir/cli.sock");
 stat_pool_until(function () use ($port) {
     $socket = @stream_socket_client("tcp://127.0.0.1:$port", $errno, $errstr, 1.0);

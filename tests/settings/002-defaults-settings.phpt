@@ -19,7 +19,7 @@ echo $stdout;
 --EXPECT--
 int(0)
 string(0) ""
-array(14) {
+array(15) {
   ["auto"]=>
   bool(true)
   ["samplers"]=>
@@ -34,6 +34,8 @@ array(14) {
   string(4) "wall"
   ["sampler"]=>
   string(7) "request"
+  ["query"]=>
+  string(4) "none"
   ["samples"]=>
   int(10000)
   ["strings"]=>

@@ -130,7 +130,7 @@ const statq_command statq_commands[] = {
 		"\n"
 		"example: statq aggregate --redis redis://10.0.0.5:6379 --stream stat:samples --group flames --dir /var/www/flames"},
 	{"ctl", STATQ_CMD_CTL,
-		"change a running stat: interval, auto, samplers, arginfo, stack, clock, pool_rate",
+		"change a running stat: interval, auto, samplers, arginfo, stack, clock, query, pool_rate",
 		"ctl [-c ADDRESS] NAME VALUE [NAME VALUE ...]",
 		"Sends control messages to stat's control socket (default " STATQ_DEFAULT_CONTROL ") and\n"
 		"reads stat's answer to each. A change applies to every process sharing stat's buffer\n"
@@ -141,6 +141,9 @@ const statq_command statq_commands[] = {
 		"  arginfo on|off collect argument information\n"
 		"  stack N        frames per sample, 0 to the stat.stack set at startup (at most " STATQ_TEXT(STAT_STACK_MAX) ")\n"
 		"  clock wall|cpu sample every interval of wall-clock time or of the request's CPU time\n"
+		"  query none|names|all  what a sample's URI keeps of its query string, for requests\n"
+		"                 sampled from now on: lowered, or raised back up to the stat.query\n"
+		"                 set at startup, never above it\n"
 		"  pool_rate N    stat.sampler=pool: most samples a second for the pool, 0 (no bound) to " STATQ_TEXT(STAT_POOL_RATE_MAX) "\n"
 		"on/off also accept 1/0, yes/no, true/false. All pairs are checked before anything is\n"
 		"sent. Each applied change prints \"applied NAME VALUE\" (the value now in effect); a\n"

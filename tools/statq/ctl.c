@@ -37,17 +37,23 @@ typedef struct _statq_control {
 	const char *unit;
 	const char *off;  /* the words for 0 and 1 (booleans: off/on) */
 	const char *on;
+	const char *const *words;  /* or the words for 0, 1, 2, ... (NULL-terminated) */
 } statq_control;
+
+/* query's words, in the order of their values (STAT_QUERY_*) */
+static const char *const statq_ctl_query_words[] = {"none", "names", "all", NULL};
+_Static_assert(STAT_QUERY_NONE == 0 && STAT_QUERY_NAMES == 1 && STAT_QUERY_ALL == 2, "statq sends query none|names|all as 0|1|2");
 
 /* the codes and ranges stat's control socket accepts (stack: up to the stat.stack in force, at most STAT_STACK_MAX) */
 static const statq_control statq_controls[] = {
-	{"auto",     STAT_CONTROL_AUTO,     true,  0, 1, NULL, "off", "on"},
-	{"samplers", STAT_CONTROL_SAMPLERS, false, 0, STAT_SAMPLERS_LIMIT_MAX, "samplers (0: unlimited)", NULL, NULL},
-	{"interval", STAT_CONTROL_INTERVAL, false, STAT_INTERVAL_MIN, STAT_INTERVAL_MAX, "microseconds", NULL, NULL},
-	{"arginfo",  STAT_CONTROL_ARGINFO,  true,  0, 1, NULL, "off", "on"},
-	{"stack",    STAT_CONTROL_STACK,    false, 0, STAT_STACK_MAX, "frames", NULL, NULL},
-	{"clock",    STAT_CONTROL_CLOCK,    true,  STAT_CLOCK_WALL, STAT_CLOCK_CPU, NULL, "wall", "cpu"},
-	{"pool_rate", STAT_CONTROL_POOL_RATE, false, 0, STAT_POOL_RATE_MAX, "samples a second", NULL, NULL},
+	{"auto",     STAT_CONTROL_AUTO,     true,  0, 1, NULL, "off", "on", NULL},
+	{"samplers", STAT_CONTROL_SAMPLERS, false, 0, STAT_SAMPLERS_LIMIT_MAX, "samplers (0: unlimited)", NULL, NULL, NULL},
+	{"interval", STAT_CONTROL_INTERVAL, false, STAT_INTERVAL_MIN, STAT_INTERVAL_MAX, "microseconds", NULL, NULL, NULL},
+	{"arginfo",  STAT_CONTROL_ARGINFO,  true,  0, 1, NULL, "off", "on", NULL},
+	{"stack",    STAT_CONTROL_STACK,    false, 0, STAT_STACK_MAX, "frames", NULL, NULL, NULL},
+	{"clock",    STAT_CONTROL_CLOCK,    true,  STAT_CLOCK_WALL, STAT_CLOCK_CPU, NULL, "wall", "cpu", NULL},
+	{"query",    STAT_CONTROL_QUERY,    false, STAT_QUERY_NONE, STAT_QUERY_ALL, NULL, NULL, NULL, statq_ctl_query_words},
+	{"pool_rate", STAT_CONTROL_POOL_RATE, false, 0, STAT_POOL_RATE_MAX, "samples a second", NULL, NULL, NULL},
 };
 
 #define STATQ_CONTROLS (sizeof(statq_controls) / sizeof(statq_controls[0]))
@@ -99,11 +105,28 @@ static const statq_control *statq_ctl_find(const char *name)
 	return NULL;
 }
 
-/* A value as the user writes it: on/off, wall/cpu, or the number. */
+/* One of a control's words (query none|names|all) as its value; false if it is none of them. */
+static bool statq_ctl_word(const statq_control *control, const char *text, int64_t *value)
+{
+	int64_t i;
+
+	for (i = 0; control->words[i]; i++) {
+		if (strcasecmp(text, control->words[i]) == 0) {
+			*value = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A value as the user writes it: on/off, wall/cpu, none/names/all, or the number. */
 static const char *statq_ctl_value(const statq_control *control, int64_t value, char *text, size_t size)
 {
 	if (control->boolean && (value == 0 || value == 1)) {
 		return value ? control->on : control->off;
+	}
+	if (control->words && value >= control->min && value <= control->max) {
+		return control->words[value];
 	}
 	snprintf(text, size, "%lld", (long long) value);
 	return text;
@@ -161,7 +184,9 @@ static int statq_ctl_check_pairs(int argc, char **argv, int rest)
 	if ((argc - rest) % 2 != 0) {
 		const statq_control *control = statq_ctl_find(argv[argc - 1]);
 
-		if (control) {
+		if (control && control->words) {
+			statq_error("ctl: %s needs a value (%s, %s or %s)", control->name, control->words[0], control->words[1], control->words[2]);
+		} else if (control) {
 			statq_error("ctl: %s needs a value (%s%s%s)", control->name,
 				control->boolean ? control->on : "a number", control->boolean ? " or " : "", control->boolean ? control->off : "");
 		} else {
@@ -187,10 +212,16 @@ static int statq_ctl_messages(int argc, char **argv, int rest, int64_t *messages
 		int64_t param;
 
 		if (!control) {
-			statq_error("ctl: unknown setting '%s' (known: auto, samplers, interval, arginfo, stack, clock, pool_rate)", argv[i]);
+			statq_error("ctl: unknown setting '%s' (known: auto, samplers, interval, arginfo, stack, clock, query, pool_rate)", argv[i]);
 			return STATQ_USAGE;
 		}
-		if (control->boolean) {
+		if (control->words) {
+			if (!statq_ctl_word(control, value, &param)) {
+				statq_error("ctl: %s must be %s, %s or %s, '%s' given", control->name, control->words[0], control->words[1],
+					control->words[2], value);
+				return STATQ_USAGE;
+			}
+		} else if (control->boolean) {
 			if (!statq_ctl_boolean(control, value, &param)) {
 				statq_error("ctl: %s must be %s or %s, '%s' given", control->name, control->on, control->off, value);
 				return STATQ_USAGE;
@@ -262,8 +293,9 @@ static bool statq_ctl_reply(const char *text, const statq_control *control, int6
 				statq_ctl_value(control, reply[1], other, sizeof(other)));
 			return false;
 		case STAT_CONTROL_ABOVE_MAX:
-			statq_error("ctl: %s refused %s %lld: above the startup maximum %lld: raise stat.%s in php.ini and restart PHP",
-				text, control->name, (long long) param, (long long) reply[1], control->name);
+			statq_error("ctl: %s refused %s %s: above the startup maximum %s: raise stat.%s in php.ini and restart PHP",
+				text, control->name, statq_ctl_value(control, param, shown, sizeof(shown)),
+				statq_ctl_value(control, reply[1], other, sizeof(other)), control->name);
 			return false;
 		default:
 			statq_error("ctl: %s answered %s with status %lld, which statq does not know", text, control->name,

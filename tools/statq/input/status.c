@@ -117,7 +117,11 @@ static void statq_status_print(const char *address, json_object *status)
 				if (statq_status_get(settings, "stack_max")) {
 					snprintf(extra, sizeof(extra), " (startup maximum %lld)", (long long) statq_status_int(settings, "stack_max"));
 				}
-			} else if (strcmp(key, "stack_max") == 0) {
+			} else if (strcmp(key, "query") == 0) {
+				if (statq_status_get(settings, "query_max")) {
+					snprintf(extra, sizeof(extra), " (startup maximum %s)", json_object_get_string(statq_status_get(settings, "query_max")));
+				}
+			} else if (strcmp(key, "stack_max") == 0 || strcmp(key, "query_max") == 0) {
 				continue;
 			} else if (strcmp(key, "samplers") == 0 && json_object_get_int64(value) == 0) {
 				unit = " (no limit)";
