@@ -96,6 +96,7 @@ if test "$PHP_STAT" != "no"; then
     src/request/settings.c \
     src/request/request.c \
     src/request/uri.c \
+    src/request/secret.c \
     src/request/endpoints.c \
     src/request/dump.c \
     src/request/api.c \
@@ -119,6 +120,7 @@ if test "$PHP_STAT" != "no"; then
     src/listener/clients.c \
     src/listener/stream.c \
     src/listener/control.c \
+    src/listener/handshake.c \
     src/listener/status.c \
     src/listener/sample.c \
   "

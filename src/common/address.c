@@ -6,7 +6,9 @@
  * the sockaddr to bind and the text shown to the operator. A unix path
  * must fit sun_path; a port is digits only, 0 to 65535; a host is resolved
  * once here (getaddrinfo), so a name that does not resolve is an error at
- * startup, not later. Nothing is opened: socket.c binds what this parses.
+ * startup, not later; stat_address_remote says whether what it resolved to
+ * is reachable from other machines (endpoints.c refuses those unless
+ * stat.remote says so). Nothing is opened: socket.c binds what this parses.
  *
  * The main thread in MINIT only (settings.c's INI handlers), before any fork;
  * the result is read-only after.
@@ -17,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/un.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 
 #include "address.h"
 
@@ -123,6 +127,24 @@ static bool stat_address_tcp(const char *hostport, stat_address *address, char *
 		address->family == AF_INET6 ? "]" : "", number);
 
 	return true;
+}
+
+bool stat_address_remote(const stat_address *address)
+{
+	if (address->family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *) &address->addr;
+
+		return (ntohl(in->sin_addr.s_addr) >> 24) != 127;
+	}
+	if (address->family == AF_INET6) {
+		const struct in6_addr *in6 = &((const struct sockaddr_in6 *) &address->addr)->sin6_addr;
+
+		if (IN6_IS_ADDR_LOOPBACK(in6)) {
+			return false;
+		}
+		return !(IN6_IS_ADDR_V4MAPPED(in6) && in6->s6_addr[12] == 127);
+	}
+	return false;
 }
 
 bool stat_address_parse(const char *value, stat_address *address, char *error, size_t error_size)

@@ -22,6 +22,14 @@ typedef struct _stat_address {
 	char                    text[STAT_ADDRESS_TEXT];  /* as shown: unix://path, tcp://host:port */
 } stat_address;
 
+/*
+ * Whether a parsed address is TCP on an address that is not loopback
+ * (127.0.0.0/8, ::1, ::ffff:127.0.0.0/104): reachable from other machines.
+ * The wildcards 0.0.0.0 and :: are remote (every interface). A unix socket
+ * and a disabled address are not.
+ */
+bool stat_address_remote(const stat_address *address);
+
 /* Parse "0", "path", "unix://path", "tcp://host:port" or "tcp://[v6]:port". */
 bool stat_address_parse(const char *value, stat_address *address, char *error, size_t error_size);
 

@@ -33,6 +33,7 @@
 #define STAT_CONTROL_UNKNOWN      1  /* no such control; value 0 */
 #define STAT_CONTROL_OUT_OF_RANGE 2  /* value: the setting, unchanged */
 #define STAT_CONTROL_ABOVE_MAX    3  /* beyond what was set at startup (stack > stat.stack, query > stat.query); value: that maximum */
+#define STAT_CONTROL_REFUSED      4  /* a socket that takes a secret (stat.remote) got none or a wrong one; value 0; then closed */
 
 /* ranges, shared by the INI settings and the controls */
 #define STAT_SAMPLERS_LIMIT_MAX 1000000
@@ -54,5 +55,13 @@
 #define STAT_QUERY_NONE  0  /* the path only: /reset?token=abc&user=al -> /reset */
 #define STAT_QUERY_NAMES 1  /* the parameters' names, their values removed: /reset?token&user */
 #define STAT_QUERY_ALL   2  /* the query string as the client sent it */
+
+/*
+ * The secret a client of a remote socket (stat.remote) sends first, as one
+ * line: these many bytes, then '\n' (a '\r' before it is allowed). Read
+ * from stat.secret's file by the extension, from --secret-file by statq.
+ */
+#define STAT_SECRET_MIN 16
+#define STAT_SECRET_MAX 1024
 
 #endif

@@ -24,8 +24,7 @@ void stat_clients_reserve(void)
 	}
 }
 
-/* Accept and close at once, after the reason; counted. */
-static void stat_clients_refuse(int fd, const char *reason)
+void stat_clients_refuse(int fd, const char *reason)
 {
 	if (reason) {
 		/* a fresh socket's buffer takes a line; never block, never SIGPIPE */

@@ -39,7 +39,7 @@ typedef struct _stat_clients_kind {
 	void   (*events)(const struct pollfd *fds, size_t count);  /* act on their results, same order */
 } stat_clients_kind;
 
-#define STAT_CLIENTS_KINDS_MAX 2
+#define STAT_CLIENTS_KINDS_MAX 3
 
 /* The listener's poll set: `fixed` entries of its own, then each kind's clients. */
 typedef struct _stat_clients_set {
@@ -71,5 +71,8 @@ void stat_clients_reserve(void);
  * way get `reason` (a whole line, or NULL), are closed and counted.
  */
 int stat_clients_accept(int listen_fd, size_t connected, size_t limit, const char *reason);
+
+/* Close a connection at once, after `reason` (a whole line, or NULL) if its socket takes it; counted (clients_refused). */
+void stat_clients_refuse(int fd, const char *reason);
 
 #endif

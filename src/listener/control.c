@@ -9,6 +9,7 @@
 
 #include "control.h"
 #include "clients.h"
+#include "handshake.h"
 #include "../shared/clock.h"
 #include "../shared/memory.h"
 #include "../request/settings.h"
@@ -111,17 +112,31 @@ void stat_control_accept(int listen_fd)
 		if (fd < 0) {
 			return;
 		}
-
-		if (!stat_grow((void **) &stat_control_clients, &stat_control_clients_capacity, stat_control_clients_count + 1, sizeof(*stat_control_clients))) {
-			close(fd);
-			return;
+		if (stat_handshake_required(STAT_HANDSHAKE_CONTROL)) {
+			/* a remote socket: its messages are read once it has sent the secret */
+			stat_handshake_begin(fd, STAT_HANDSHAKE_CONTROL, stat_control_add);
+		} else {
+			stat_control_add(fd);
 		}
-
-		stat_control_clients[stat_control_clients_count].fd = fd;
-		stat_control_clients[stat_control_clients_count].have = 0;
-		stat_control_clients[stat_control_clients_count].active = stat_clock_now();
-		stat_control_clients_count++;
 	}
+}
+
+void stat_control_add(int fd)
+{
+	if (stat_control_clients_count >= STAT_CLIENTS_CONTROL_MAX) {
+		/* (checked at accept; a connection that came through the handshake meets it here) */
+		stat_clients_refuse(fd, NULL);
+		return;
+	}
+	if (!stat_grow((void **) &stat_control_clients, &stat_control_clients_capacity, stat_control_clients_count + 1, sizeof(*stat_control_clients))) {
+		close(fd);
+		return;
+	}
+
+	stat_control_clients[stat_control_clients_count].fd = fd;
+	stat_control_clients[stat_control_clients_count].have = 0;
+	stat_control_clients[stat_control_clients_count].active = stat_clock_now();
+	stat_control_clients_count++;
 }
 
 void stat_control_expire(uint64_t now)

@@ -33,7 +33,10 @@ typedef struct _stat_control_reply {
 /* Apply one message; invalid ones are counted and change nothing. Any thread. */
 stat_control_reply stat_control_apply(int64_t control, int64_t param);
 
+/* Accept waiting connections: served at once, or held for their secret on a remote socket (handshake.h). */
 void stat_control_accept(int listen_fd);
+/* Serve a connection (accepted, or through the handshake). */
+void stat_control_add(int fd);
 /* Close control connections idle for STAT_CLIENTS_CONTROL_IDLE_NS (clients.h). */
 void stat_control_expire(uint64_t now);
 size_t stat_control_count(void);

@@ -37,6 +37,7 @@
 #include "clients.h"
 #include "stream.h"
 #include "control.h"
+#include "handshake.h"
 #include "status.h"
 #include "../shared/clock.h"
 #include "../shared/memory.h"
@@ -64,7 +65,8 @@ static struct {
 /* The kinds of client in the poll set, in this order after the listener's own entries. */
 static const stat_clients_kind stat_listener_streams = {stat_stream_count, stat_stream_poll, stat_stream_events};
 static const stat_clients_kind stat_listener_controls = {stat_control_count, stat_control_poll, stat_control_events};
-static const stat_clients_kind *const stat_listener_kinds[] = {&stat_listener_streams, &stat_listener_controls};
+static const stat_clients_kind stat_listener_handshakes = {stat_handshake_count, stat_handshake_poll, stat_handshake_events};
+static const stat_clients_kind *const stat_listener_kinds[] = {&stat_listener_streams, &stat_listener_controls, &stat_listener_handshakes};
 
 /* Give stream clients what is left, until drained or the deadline. */
 static void stat_listener_drain(void)
@@ -96,7 +98,7 @@ static void stat_listener_drain(void)
 static void stat_listener_main(int alive, stat_socket *stream, stat_socket *control)
 {
 	/* fds[0] the alive pipe, [1] the stream socket, [2] the control socket, then the clients */
-	stat_clients_set set = {.kinds = stat_listener_kinds, .kinds_count = 2, .fixed = 3};
+	stat_clients_set set = {.kinds = stat_listener_kinds, .kinds_count = 3, .fixed = 3};
 	bool stopping = false;
 	uint64_t now;
 
@@ -135,6 +137,7 @@ static void stat_listener_main(int alive, stat_socket *stream, stat_socket *cont
 		now = stat_clock_now();
 		stat_stream_fill(now);
 		stat_control_expire(now);
+		stat_handshake_expire(now);
 	}
 	stat_clients_set_free(&set);
 
@@ -142,6 +145,7 @@ static void stat_listener_main(int alive, stat_socket *stream, stat_socket *cont
 	stat_socket_close(stream);
 	stat_socket_close(control);
 	stat_control_close_all();
+	stat_handshake_close_all();
 	stat_listener_drain();
 	stat_stream_close_all();
 }

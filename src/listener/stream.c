@@ -12,6 +12,7 @@
 
 #include "stream.h"
 #include "clients.h"
+#include "handshake.h"
 #include "../shared/memory.h"
 #include "../shared/ring.h"
 #include "sample.h"
@@ -75,35 +76,50 @@ static void stat_stream_remove(size_t index)
 	stat_atomic_sub(STAT_COUNTER(clients_connected), 1);
 }
 
+static const char stat_stream_refused[] = "{\"type\":\"refused\",\"reason\":\"the stat listener has as many stream clients as it serves ("
+	STAT_STRINGIFY(STAT_CLIENTS_STREAM_MAX) ") or no file descriptor left\"}\n";
+
 void stat_stream_accept(int listen_fd)
 {
-	static const char refused[] = "{\"type\":\"refused\",\"reason\":\"the stat listener has as many stream clients as it serves ("
-		STAT_STRINGIFY(STAT_CLIENTS_STREAM_MAX) ") or no file descriptor left\"}\n";
-
 	for (;;) {
-		int fd = stat_clients_accept(listen_fd, stat_stream_clients_count, STAT_CLIENTS_STREAM_MAX, refused);
-		stat_stream_client *client;
+		int fd = stat_clients_accept(listen_fd, stat_stream_clients_count, STAT_CLIENTS_STREAM_MAX, stat_stream_refused);
 
 		if (fd < 0) {
 			return;
 		}
-
-		if (!stat_grow((void **) &stat_stream_clients, &stat_stream_clients_capacity, stat_stream_clients_count + 1, sizeof(*stat_stream_clients))) {
-			close(fd);
-			return;
+		if (stat_handshake_required(STAT_HANDSHAKE_STREAM)) {
+			/* a remote socket: served once it has sent the secret */
+			stat_handshake_begin(fd, STAT_HANDSHAKE_STREAM, stat_stream_add);
+		} else {
+			stat_stream_add(fd);
 		}
-
-		client = &stat_stream_clients[stat_stream_clients_count++];
-		memset(client, 0, sizeof(*client));
-		client->fd = fd;
-		client->reading = true;
-		stat_atomic_add(STAT_COUNTER(clients_connected), 1);
-		stat_atomic_inc(STAT_COUNTER(clients_total));
-
-		/* a new client starts with the status line, then everything still in the ring */
-		client->cursor = stat_ring_tail(stat_memory->ring);
-		stat_status_encode(&client->out);
 	}
+}
+
+void stat_stream_add(int fd)
+{
+	stat_stream_client *client;
+
+	if (stat_stream_clients_count >= STAT_CLIENTS_STREAM_MAX) {
+		/* (the limit was checked at accept; a connection that came through the handshake meets it here) */
+		stat_clients_refuse(fd, stat_stream_refused);
+		return;
+	}
+	if (!stat_grow((void **) &stat_stream_clients, &stat_stream_clients_capacity, stat_stream_clients_count + 1, sizeof(*stat_stream_clients))) {
+		close(fd);
+		return;
+	}
+
+	client = &stat_stream_clients[stat_stream_clients_count++];
+	memset(client, 0, sizeof(*client));
+	client->fd = fd;
+	client->reading = true;
+	stat_atomic_add(STAT_COUNTER(clients_connected), 1);
+	stat_atomic_inc(STAT_COUNTER(clients_total));
+
+	/* a new client starts with the status line, then everything still in the ring */
+	client->cursor = stat_ring_tail(stat_memory->ring);
+	stat_status_encode(&client->out);
 }
 
 size_t stat_stream_count(void)

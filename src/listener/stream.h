@@ -14,7 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Accept waiting connections: served at once, or held for their secret on a remote socket (handshake.h). */
 void stat_stream_accept(int listen_fd);
+/* Serve a connection (accepted, or through the handshake): its status line, then the ring. */
+void stat_stream_add(int fd);
 size_t stat_stream_count(void);
 /* Describe the clients' interest in fds[0..]; returns how many were written. */
 size_t stat_stream_poll(struct pollfd *fds);

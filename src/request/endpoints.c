@@ -4,8 +4,9 @@
  * The state here is this process's, set in MINIT before any fork and only
  * read after (every forked process has its copy): which sockets were opened
  * and their addresses as bound. The descriptors themselves belong to the
- * listener once it started (stat_listener_start closes them here); only the
- * socket files' identity is kept, so that MSHUTDOWN removes a file only if
+ * listener once it started (stat_listener_start closes them here), and so is
+ * the secret of remote sockets (read here, kept by handshake.c, wiped from
+ * PHP's copy once the listener has its own); only the socket files' identity is kept, so that MSHUTDOWN removes a file only if
  * it is still the one stat made. The shared listener state it reads is in
  * memory.h (stat_listener_state reads it).
  *
@@ -23,6 +24,8 @@
 #include "../shared/clock.h"
 #include "../shared/atomic.h"
 #include "warnings.h"
+#include "secret.h"
+#include "../listener/handshake.h"
 
 #define STAT_ERROR_SIZE 512
 
@@ -33,15 +36,61 @@ static bool stat_control_listening = false;
 /* the process only prints information (php -v, php-fpm -t): no sockets */
 static bool stat_informational = false;
 
+/* Whether the secret was read for the listener (once, for the first remote socket): 1 yes, -1 no, 0 not tried. */
+static int stat_secret_loaded = 0;
+
+/*
+ * A socket on an address other machines reach is opened only on purpose:
+ * stat.remote=On, and a secret its clients present first (handshake.h).
+ * Otherwise a warning says what was refused and which settings open it.
+ */
+static bool stat_socket_remote(stat_handshake_socket which, const char *setting, const stat_address *address, const char *without)
+{
+	const stat_settings *settings = stat_settings_get();
+	char error[STAT_ERROR_SIZE], secret[STAT_SECRET_MAX];
+	size_t length;
+
+	if (!settings->remote) {
+		stat_warning("%s: %s is not a loopback address: whoever reaches it could %s; refused: set stat.remote=On, "
+			"and stat.secret to a file its clients must present, to open it on purpose (or listen on a unix socket "
+			"or 127.0.0.1); stat runs without %s", setting, address->text,
+			which == STAT_HANDSHAKE_STREAM ? "read every sampled request" : "change sampling, and its cost, for the whole pool",
+			without);
+		return false;
+	}
+	if (stat_secret_loaded == 0) {
+		if (stat_secret_read(settings->secret, secret, &length, error, sizeof(error))) {
+			stat_handshake_secret(secret, length);
+			explicit_bzero(secret, sizeof(secret));
+			stat_secret_loaded = 1;
+		} else {
+			stat_warning("%s: %s is remote (stat.remote=On) and needs a secret: %s; stat runs without %s",
+				setting, address->text, error, without);
+			stat_secret_loaded = -1;
+			return false;
+		}
+	} else if (stat_secret_loaded < 0) {
+		stat_warning("%s: %s is remote (stat.remote=On) and needs a secret, which stat.secret did not give (see above); "
+			"stat runs without %s", setting, address->text, without);
+		return false;
+	}
+	stat_handshake_require(which);
+	return true;
+}
+
 /* One socket setting; a failure is a warning naming the setting, and stat runs without that socket. */
-static void stat_socket_setting(stat_socket *sock, const char *setting, const stat_address *address, mode_t mode, const char *without)
+static void stat_socket_setting(stat_socket *sock, stat_handshake_socket which, const char *setting, const stat_address *address,
+	mode_t mode, const char *without)
 {
 	const stat_settings *settings = stat_settings_get();
 	char error[STAT_ERROR_SIZE];
 
+	sock->fd = -1;
 	if (address->family == AF_UNIX && settings->socket_group_invalid) {
 		/* the warning about stat.socket_group said so: no socket file with the wrong group */
-		sock->fd = -1;
+		return;
+	}
+	if (stat_address_remote(address) && !stat_socket_remote(which, setting, address, without)) {
 		return;
 	}
 	if (!stat_socket_open(sock, address, mode, settings->socket_group, error, sizeof(error))) {
@@ -53,16 +102,21 @@ static void stat_sockets_open(void)
 {
 	const stat_settings *settings = stat_settings_get();
 	char error[STAT_ERROR_SIZE];
+	bool started;
 
-	stat_socket_setting(&stat_stream_socket, "stat.stream", &settings->stream, settings->socket_mode, "a stream socket");
-	stat_socket_setting(&stat_control_socket, "stat.control", &settings->control, settings->control_mode, "a control socket");
+	stat_socket_setting(&stat_stream_socket, STAT_HANDSHAKE_STREAM, "stat.stream", &settings->stream, settings->socket_mode, "a stream socket");
+	stat_socket_setting(&stat_control_socket, STAT_HANDSHAKE_CONTROL, "stat.control", &settings->control, settings->control_mode, "a control socket");
 
 	stat_stream_listening = stat_stream_socket.fd >= 0;
 	stat_control_listening = stat_control_socket.fd >= 0;
 	if (!stat_stream_listening && !stat_control_listening) {
+		stat_handshake_forget();
 		return;
 	}
-	if (!stat_listener_start(&stat_stream_socket, &stat_control_socket, error, sizeof(error))) {
+	started = stat_listener_start(&stat_stream_socket, &stat_control_socket, error, sizeof(error));
+	/* the listener has its copy of the secret: PHP keeps none */
+	stat_handshake_forget();
+	if (!started) {
 		stat_warning("stat: cannot start the listener: %s; stat runs without sockets", error);
 		stat_socket_close(&stat_stream_socket);
 		stat_socket_close(&stat_control_socket);

@@ -360,6 +360,21 @@ static ZEND_INI_MH(stat_ini_address)
 	return SUCCESS;
 }
 
+/* A file's path, read (secret.c) only if a remote socket needs it. */
+static ZEND_INI_MH(stat_ini_secret)
+{
+	char shown[STAT_SETTINGS_SHOWN + 32];
+
+	if (ZSTR_LEN(new_value) >= sizeof(stat_settings_values.secret)) {
+		stat_warning("%s: the path is %zu bytes, longer than %zu, in '%s'; using none", ZSTR_VAL(entry->name),
+			ZSTR_LEN(new_value), sizeof(stat_settings_values.secret) - 1, stat_settings_shown(new_value, shown, sizeof(shown)));
+		stat_settings_values.secret[0] = '\0';
+		return SUCCESS;
+	}
+	memcpy(stat_settings_values.secret, ZSTR_VAL(new_value), ZSTR_LEN(new_value) + 1);
+	return SUCCESS;
+}
+
 #define STAT_INI(name, value, handler, arg1, arg2) \
 	ZEND_INI_ENTRY2("stat." name, value, ZEND_INI_SYSTEM, handler, arg1, arg2)
 
@@ -381,6 +396,8 @@ PHP_INI_BEGIN()
 	STAT_INI("socket_mode",  "0600",  stat_ini_socket_mode,  &stat_settings_values.socket_mode, NULL)
 	STAT_INI("control_mode", "0600",  stat_ini_socket_mode,  &stat_settings_values.control_mode, NULL)
 	STAT_INI("socket_group", "",      stat_ini_socket_group, NULL, NULL)
+	STAT_INI("remote",       "0",     stat_ini_bool,         &stat_settings_values.remote, NULL)
+	STAT_INI("secret",       "",      stat_ini_secret,       NULL, NULL)
 PHP_INI_END()
 
 void stat_settings_minit(int module_number)

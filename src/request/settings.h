@@ -54,6 +54,8 @@ typedef struct _stat_settings {
 	char          socket_group_name[64];
 	stat_address  stream;          /* stat.stream, parsed (family 0: off) */
 	stat_address  control;         /* stat.control, parsed */
+	bool          remote;          /* stat.remote: a TCP address that is not loopback may be listened on */
+	char          secret[4096];    /* stat.secret: the file holding the secret remote clients present ("": none) */
 } stat_settings;
 
 /* "none", "names" or "all": a STAT_QUERY_* as stat.query writes it. Any thread. */

@@ -71,6 +71,7 @@ typedef struct _stat_pool_shared {
 	X(clients_connected, "stream clients connected") \
 	X(clients_total,     "stream clients accepted") \
 	X(clients_refused,   "clients refused (too many, or no descriptor left)") \
+	X(clients_denied,    "clients refused: no or wrong secret (stat.remote)") \
 	X(control_applied,   "control messages applied") \
 	X(control_invalid,   "control messages ignored (invalid)") \
 	X(control_replies_dropped, "control replies not delivered (client gone or not reading)")

@@ -7,7 +7,8 @@
  * stat answers every whole message, in order, with {int64 status; int64
  * value}: 0 applied (value: now in effect), 1 unknown control, 2 out of
  * range (value: unchanged), 3 above the maximum sized at startup (value: that
- * maximum). The replies are read with a deadline (STATQ_CTL_WAIT); a message
+ * maximum), 4 refused (a remote socket, stat.remote, whose secret was not
+ * sent or was wrong: the one reply, then the connection closes). The replies are read with a deadline (STATQ_CTL_WAIT); a message
  * not answered by then (a stalled listener, a stat older than the replies)
  * is an error like a refusal, since nothing says it took effect: "no reply"
  * on stderr, exit 1. Any refusal: its reason on stderr, exit 1.
@@ -311,6 +312,11 @@ static int statq_ctl_report(const char *text, const int64_t *messages, size_t co
 	char shown[32];
 	int status = STATQ_OK;
 
+	if (replies > 0 && replies_data[0] == STAT_CONTROL_REFUSED) {
+		statq_error("ctl: %s refused the connection: it serves a client only after the shared secret (stat.remote, "
+			"stat.secret), and none or a wrong one was sent: give its file with --secret-file; nothing was applied", text);
+		return STATQ_FAIL;
+	}
 	for (i = 0; i < count; i++) {
 		const statq_control *control = statq_ctl_by_code(messages[2 * i]);
 		int64_t param = messages[2 * i + 1];
@@ -360,7 +366,7 @@ int statq_ctl_main(int argc, char **argv)
 		return status;
 	}
 
-	fd = statq_connect(options.control ? options.control : STATQ_DEFAULT_CONTROL, "stat.control", text, sizeof(text), error, sizeof(error));
+	fd = statq_connect(options.control ? options.control : STATQ_DEFAULT_CONTROL, "stat.control", options.secret_file, text, sizeof(text), error, sizeof(error));
 	if (fd < 0) {
 		statq_error("ctl: %s", error);
 		return STATQ_FAIL;

@@ -42,7 +42,8 @@ enum {
 	OPT_RETAIN_HOURS,
 	OPT_RETAIN_DAYS,
 	OPT_CLAIM_IDLE,
-	OPT_FLUSH
+	OPT_FLUSH,
+	OPT_SECRET_FILE
 };
 
 typedef struct _statq_option {
@@ -121,6 +122,11 @@ static const statq_option statq_option_table[] = {
 	{"control", required_argument, 'c', STATQ_CMD_CTL, "ADDRESS",
 		"stat's control socket: unix:///path, tcp://host:port or a path\n"
 		"(default " STATQ_DEFAULT_CONTROL ")"},
+	{"secret-file", required_argument, OPT_SECRET_FILE, STATQ_CMD_READ | STATQ_CMD_STATUS | STATQ_CMD_CTL, "FILE",
+		"a socket opened with stat.remote (a TCP address others reach)\n"
+		"serves a client only once it has sent the shared secret: send\n"
+		"the one in FILE (stat.secret's, one line) first; only for such\n"
+		"a socket: a unix socket or a loopback address takes none"},
 	{"json",    no_argument, OPT_JSON, STATQ_CMD_STATUS, NULL,
 		"print the status as one JSON object: version, time, listener,\n"
 		"settings, counters"},
@@ -271,6 +277,9 @@ static bool statq_options_plain(statq_options *options, int c)
 			return true;
 		case 'c':
 			options->control = optarg;
+			return true;
+		case OPT_SECRET_FILE:
+			options->secret_file = optarg;
 			return true;
 		case OPT_IDLE:
 			options->idle = true;

@@ -69,6 +69,7 @@ typedef struct _statq_options {
 	bool        merge;       /* speedscope: one profile for all processes */
 	const char *title;       /* flame: page title */
 	const char *control;     /* ctl: control socket address */
+	const char *secret_file; /* --secret-file: the secret a remote socket takes first (NULL: none sent) */
 	bool        backlog;     /* keep the samples the ring held before we connected */
 	bool        follow;      /* reconnect when the stream ends */
 	double      retry;       /* --follow: seconds to keep trying (default 30) */

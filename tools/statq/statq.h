@@ -82,11 +82,12 @@ struct json_object;
 /*
  * status.c: the pool's samples written and failed, from a status line
  * (statq_status_counters), or from one read now on a connection of its own
- * to the stream socket `source` (statq_status_counters_now); false if there
+ * to the stream socket `source`, after the secret in `secret_file` unless
+ * NULL (statq_status_counters_now); false if there
  * is none.
  */
 bool statq_status_counters(struct json_object *status, uint64_t *written, uint64_t *failed);
-bool statq_status_counters_now(const char *source, uint64_t *written, uint64_t *failed);
+bool statq_status_counters_now(const char *source, const char *secret_file, uint64_t *written, uint64_t *failed);
 int statq_pprof_main(int argc, char **argv);
 int statq_ship_main(int argc, char **argv);
 int statq_aggregate_main(int argc, char **argv);

@@ -21,6 +21,8 @@
 #include <zlib.h>
 
 #include "input.h"
+/* STAT_SECRET_MIN and _MAX: the secret line a remote socket takes, by its path (no include path) */
+#include "../../../src/common/control_codes.h"
 
 struct _statq_input {
 	int      fd;
@@ -250,7 +252,7 @@ static int statq_connect_tcp(const char *hostport, char *text, size_t text_size,
 	return fd;
 }
 
-int statq_connect(const char *address, const char *inside, char *text, size_t text_size, char *error, size_t error_size)
+static int statq_connect_address(const char *address, const char *inside, char *text, size_t text_size, char *error, size_t error_size)
 {
 	if (strncmp(address, "unix://", 7) == 0) {
 		return statq_connect_unix(address + 7, inside, text, text_size, error, error_size);
@@ -275,10 +277,107 @@ int statq_connect(const char *address, const char *inside, char *text, size_t te
 	return statq_connect_unix(address, inside, text, text_size, error, error_size);
 }
 
-statq_input *statq_input_socket(const char *address, char *error, size_t error_size)
+/*
+ * The secret in `file`: one line of STAT_SECRET_MIN to STAT_SECRET_MAX bytes
+ * (its newline not part of it), as stat reads stat.secret; false with why.
+ */
+static bool statq_secret_read(const char *file, char *secret, size_t *length, char *error, size_t error_size)
+{
+	char buffer[STAT_SECRET_MAX + 3];
+	size_t have = 0;
+	ssize_t got;
+	struct stat st;
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0) {
+		snprintf(error, error_size, "--secret-file: cannot open %s: %s", file, strerror(errno));
+		return false;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		snprintf(error, error_size, "--secret-file: %s is not a regular file", file);
+		close(fd);
+		return false;
+	}
+	while (have < sizeof(buffer) && (got = read(fd, buffer + have, sizeof(buffer) - have)) != 0) {
+		if (got < 0 && errno == EINTR) {
+			continue;
+		}
+		if (got < 0) {
+			snprintf(error, error_size, "--secret-file: cannot read %s: %s", file, strerror(errno));
+			close(fd);
+			return false;
+		}
+		have += (size_t) got;
+	}
+	close(fd);
+	if (have > 0 && buffer[have - 1] == '\n') {
+		have--;
+		if (have > 0 && buffer[have - 1] == '\r') {
+			have--;
+		}
+	}
+	if (have < STAT_SECRET_MIN || have > STAT_SECRET_MAX || memchr(buffer, '\n', have)) {
+		snprintf(error, error_size, "--secret-file: %s must hold one line of %d to %d bytes, as stat.secret's file does",
+			file, STAT_SECRET_MIN, STAT_SECRET_MAX);
+		explicit_bzero(buffer, sizeof(buffer));
+		return false;
+	}
+	memcpy(secret, buffer, have);
+	secret[have] = '\n';
+	*length = have + 1;
+	explicit_bzero(buffer, sizeof(buffer));
+	return true;
+}
+
+/* Send all of data (the secret's line), blocking: a fresh socket's buffer takes it at once. */
+static bool statq_connect_send(int fd, const char *data, size_t length)
+{
+	while (length > 0) {
+		ssize_t sent = send(fd, data, length, MSG_NOSIGNAL);
+
+		if (sent < 0 && errno == EINTR) {
+			continue;
+		}
+		if (sent <= 0) {
+			return false;
+		}
+		data += sent;
+		length -= (size_t) sent;
+	}
+	return true;
+}
+
+int statq_connect(const char *address, const char *inside, const char *secret_file, char *text, size_t text_size,
+	char *error, size_t error_size)
+{
+	char secret[STAT_SECRET_MAX + 1];
+	size_t length = 0;
+	int fd;
+
+	if (secret_file && strncmp(address, "tcp:", 4) != 0) {
+		snprintf(text, text_size, "%s", address);
+		snprintf(error, error_size, "--secret-file is for a TCP socket opened with stat.remote; %s is a unix socket, "
+			"which takes no secret (its file's permissions say who may connect)", address);
+		return -1;
+	}
+	if (secret_file && !statq_secret_read(secret_file, secret, &length, error, error_size)) {
+		snprintf(text, text_size, "%s", address);
+		return -1;
+	}
+	fd = statq_connect_address(address, inside, text, text_size, error, error_size);
+	if (fd >= 0 && secret_file && !statq_connect_send(fd, secret, length)) {
+		snprintf(error, error_size, "cannot send the secret to %s: %s", text, strerror(errno));
+		close(fd);
+		fd = -1;
+	}
+	explicit_bzero(secret, sizeof(secret));
+	return fd;
+}
+
+statq_input *statq_input_socket(const char *address, const char *secret_file, char *error, size_t error_size)
 {
 	char text[512];
-	int fd = statq_connect(address, "stat.stream", text, sizeof(text), error, error_size);
+	int fd = statq_connect(address, "stat.stream", secret_file, text, sizeof(text), error, error_size);
 
 	if (fd < 0) {
 		return NULL;

@@ -29,10 +29,11 @@ typedef enum {
  * Open a stream socket address or a file ("-" is stdin). NULL on failure with
  * a message in error. Addresses: "unix:///path", "unix:/path", "unix:path",
  * "tcp://host:port", "tcp://[v6]:port", or a path; a directory means the
- * socket named stat.stream in it. A file or stdin that starts with gzip's
+ * socket named stat.stream in it. secret_file (NULL: none): a TCP socket
+ * opened with stat.remote takes the secret in it first (statq_connect). A file or stdin that starts with gzip's
  * magic bytes is inflated on the fly, whatever its name.
  */
-statq_input *statq_input_socket(const char *address, char *error, size_t error_size);
+statq_input *statq_input_socket(const char *address, const char *secret_file, char *error, size_t error_size);
 statq_input *statq_input_file(const char *path, char *error, size_t error_size);
 
 /*
@@ -60,9 +61,12 @@ void statq_input_close(statq_input *input);
 
 /*
  * Connect to a socket address (also used by ctl and status); a directory
- * means the socket named `inside` in it (NULL: refused). text gets the
+ * means the socket named `inside` in it (NULL: refused). With secret_file
+ * (only for a tcp:// address: a unix socket takes no secret), the secret's
+ * line is sent first (docs/protocol.md, "Remote sockets"). text gets the
  * address as connected, for messages. -1 with a message in error.
  */
-int statq_connect(const char *address, const char *inside, char *text, size_t text_size, char *error, size_t error_size);
+int statq_connect(const char *address, const char *inside, const char *secret_file, char *text, size_t text_size,
+	char *error, size_t error_size);
 
 #endif

@@ -76,7 +76,7 @@ static statq_input *statq_reader_open(const statq_options *options, bool *implic
 		return statq_input_file(options->file, error, error_size);
 	}
 	if (options->source) {
-		return statq_input_socket(options->source, error, error_size);
+		return statq_input_socket(options->source, options->secret_file, error, error_size);
 	}
 	if (isatty(STDIN_FILENO)) {
 		return NULL;
@@ -144,11 +144,11 @@ static void statq_reader_pool_counters(statq_totals *totals, uint64_t written, u
 }
 
 /* When statq stopped reading (stat still running): the counters now, from a connection of its own. */
-static void statq_reader_pool_failed(const char *source, statq_totals *totals)
+static void statq_reader_pool_failed(const char *source, const char *secret_file, statq_totals *totals)
 {
 	uint64_t written, failed;
 
-	if (source && statq_status_counters_now(source, &written, &failed)) {
+	if (source && statq_status_counters_now(source, secret_file, &written, &failed)) {
 		statq_reader_pool_counters(totals, written, failed);
 	}
 }
@@ -329,7 +329,7 @@ static statq_input *statq_reader_reconnect(const statq_options *options, const c
 		if (statq_interrupted) {
 			return NULL;
 		}
-		if ((input = statq_input_socket(options->source, error, error_size))) {
+		if ((input = statq_input_socket(options->source, options->secret_file, error, error_size))) {
 			statq_error("%s: reconnected to %s after %.1f s", command, statq_input_name(input), statq_now() - began);
 			return input;
 		}
@@ -460,7 +460,7 @@ static int statq_reader_done(const statq_options *options, const char *command, 
 		}
 	}
 	if (totals->socket && totals->pool) {
-		statq_reader_pool_failed(options->source, totals);
+		statq_reader_pool_failed(options->source, options->secret_file, totals);
 	}
 	if (calls->tick) {
 		calls->tick(calls->context, totals, true);

@@ -147,7 +147,7 @@ static void statq_status_print(const char *address, json_object *status)
  * what went wrong in error. The connection is closed before anything else
  * is read.
  */
-static json_object *statq_status_read(const char *source, char *name, size_t name_size, char *error, size_t error_size)
+static json_object *statq_status_read(const char *source, const char *secret_file, char *name, size_t name_size, char *error, size_t error_size)
 {
 	statq_input *input;
 	statq_input_result result;
@@ -156,7 +156,7 @@ static json_object *statq_status_read(const char *source, char *name, size_t nam
 	char *line = NULL;
 	size_t length = 0;
 
-	if (!(input = statq_input_socket(source, error, error_size))) {
+	if (!(input = statq_input_socket(source, secret_file, error, error_size))) {
 		return NULL;
 	}
 	snprintf(name, name_size, "%s", statq_input_name(input));
@@ -214,10 +214,10 @@ bool statq_status_counters(json_object *status, uint64_t *written, uint64_t *fai
 	return true;
 }
 
-bool statq_status_counters_now(const char *source, uint64_t *written, uint64_t *failed)
+bool statq_status_counters_now(const char *source, const char *secret_file, uint64_t *written, uint64_t *failed)
 {
 	char name[512], error[1024];
-	json_object *status = statq_status_read(source, name, sizeof(name), error, sizeof(error));
+	json_object *status = statq_status_read(source, secret_file, name, sizeof(name), error, sizeof(error));
 	bool ok = status && statq_status_counters(status, written, failed);
 
 	json_object_put(status);
@@ -241,7 +241,7 @@ int statq_status_main(int argc, char **argv)
 		statq_error("status: give stat's stream socket with -s ADDRESS (e.g. -s /run/php/stat.stream)");
 		return STATQ_USAGE;
 	}
-	if (!(status = statq_status_read(options.source, name, sizeof(name), error, sizeof(error)))) {
+	if (!(status = statq_status_read(options.source, options.secret_file, name, sizeof(name), error, sizeof(error)))) {
 		statq_error("status: %s", error);
 		return STATQ_FAIL;
 	}
