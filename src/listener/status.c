@@ -54,13 +54,14 @@ static json_object *stat_status_settings(void)
 	json_object_object_add(object, "stack", json_object_new_int64((int64_t) stat_atomic_load(&live->stack)));
 	json_object_object_add(object, "stack_max", json_object_new_int64(settings->stack));
 	json_object_object_add(object, "clock", json_object_new_string(stat_atomic_load(&live->clock) == STAT_CLOCK_CPU ? "cpu" : "wall"));
-	json_object_object_add(object, "sampler", json_object_new_string(settings->sampler == STAT_SAMPLER_POOL ? "pool" : "request"));
-	if (settings->sampler == STAT_SAMPLER_POOL) {
+	/* the mode in effect: pool once the pool sampler was started (MINIT, after this process was forked) */
+	json_object_object_add(object, "sampler", json_object_new_string(stat_atomic_load(&stat_memory->pool.pid) ? "pool" : "request"));
+	json_object_object_add(object, "pool_rate", json_object_new_int64((int64_t) stat_atomic_load(&live->pool_rate)));
+	if (stat_atomic_load(&stat_memory->pool.pid)) {
 		/* the pool sampler (as stat\settings()['pool']): under its rate, a longer interval than stat.interval */
 		json_object *pool = json_object_new_object();
 
 		json_object_object_add(pool, "pid", json_object_new_int64((int64_t) stat_atomic_load(&stat_memory->pool.pid)));
-		json_object_object_add(pool, "rate", json_object_new_int64((int64_t) stat_atomic_load(&live->pool_rate)));
 		json_object_object_add(pool, "interval", json_object_new_int64((int64_t) stat_atomic_load(&stat_memory->pool.interval)));
 		json_object_object_add(pool, "active", json_object_new_int64((int64_t) stat_atomic_load(&stat_memory->pool.active)));
 		json_object_object_add(object, "pool", pool);

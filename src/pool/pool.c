@@ -50,6 +50,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 
@@ -88,6 +89,9 @@ typedef struct _stat_pool_slot {
 	uint64_t           cpu_seen;         /* ... its process's CPU time when last seen */
 	uint64_t           wall_seen;        /* ... and the time then */
 	uint64_t           credit;           /* ... the intervals of CPU it used, not yet sampled (STAT_POOL_CREDIT_ONE each) */
+	uint64_t           opened;           /* the owner the pool sampler tried to open the memory of itself (stat_pool_open) */
+	uint64_t           cpu_owner;        /* the owner cpu_clock is of */
+	clockid_t          cpu_clock;        /* its process's CPU clock (clock_getcpuclockid) */
 } stat_pool_slot;
 
 /* A read planned for a tick: the place, the CPU its request last ran on, and its order. */
@@ -105,6 +109,8 @@ typedef struct _stat_pool_state {
 	uint64_t        capacity;
 	uint64_t        random;
 	bool            follow;  /* the kernel keeps our short slice: reads move to PHP's CPU */
+	bool            socket_broken;  /* the handover socket reported an error: no longer polled */
+	uint64_t        sweep;   /* when stat_pool_sweep runs next (stat's clock) */
 	uint32_t        cpu;     /* the CPU we were last moved to (UINT32_MAX: none) */
 } stat_pool_state;
 
@@ -118,9 +124,35 @@ pid_t stat_pool_pid(void)
 	return stat_pool.pid;
 }
 
-/* Pool process: forget a place's descriptor. */
-static void stat_pool_forget(stat_pool_slot *slot)
+bool stat_pool_alive(void)
 {
+	struct pollfd fd = {stat_pool.alive, POLLOUT, 0};
+
+	/* the write end of a pipe whose reader is gone polls POLLERR (nothing is written: no SIGPIPE) */
+	return stat_pool.alive < 0 || poll(&fd, 1, 0) != 1 || !(fd.revents & (POLLERR | POLLHUP | POLLNVAL));
+}
+
+void stat_pool_release(void)
+{
+	if (stat_pool.alive >= 0) {
+		close(stat_pool.alive);
+	}
+	if (stat_pool.send >= 0) {
+		close(stat_pool.send);
+	}
+	stat_pool.alive = -1;
+	stat_pool.send = -1;
+	stat_pool.pid = 0;
+}
+
+/* Pool process: forget a place's descriptors (and say so in the place). */
+static void stat_pool_forget(stat_pool_state *state, int place)
+{
+	stat_pool_slot *slot = &state->slots[place];
+
+	if (slot->mem >= 0) {
+		stat_places_hold(stat_memory->places, place, 0);
+	}
 	if (slot->mem >= 0) {
 		close(slot->mem);
 	}
@@ -132,6 +164,8 @@ static void stat_pool_forget(stat_pool_slot *slot)
 	slot->task_stat_owner = 0;
 	slot->owner = 0;
 	slot->serial = 0;
+	slot->opened = 0;
+	slot->cpu_owner = 0;
 }
 
 /* Pool process: whether `mem` is the /proc/PID/mem of `pid` (what a worker says it sent). */
@@ -180,19 +214,25 @@ static void stat_pool_receive(stat_pool_state *state, int socket)
 				memcpy(&mem, CMSG_DATA(cmsg), sizeof(int));
 			}
 		}
+		/*
+		 * (a descriptor that did not fit, MSG_CTRUNC, out of descriptors: not
+		 * held, so the worker sends it again; anything else that reaches the
+		 * socket, a PHP script writing to it, or one for a place that is no
+		 * longer that owner's, is dropped)
+		 */
 		if (mem < 0) {
 			continue;
 		}
-		/* (anything else that reaches the socket, a PHP script writing to it, is dropped) */
 		if (got != (ssize_t) sizeof(message) || message.magic != STAT_POOL_HANDOVER_MAGIC ||
-			message.place < 0 || message.place >= STAT_PLACES_COUNT ||
-			(uint32_t) message.owner != message.pid || !stat_pool_is_mem(mem, message.pid)) {
+			message.place < 0 || message.place >= STAT_PLACES_COUNT || (uint32_t) message.owner != message.pid ||
+			stat_places_owner(stat_memory->places, message.place) != message.owner || !stat_pool_is_mem(mem, message.pid)) {
 			close(mem);
 			continue;
 		}
-		stat_pool_forget(&state->slots[message.place]);
+		stat_pool_forget(state, message.place);
 		state->slots[message.place].mem = mem;
 		state->slots[message.place].owner = message.owner;
+		stat_places_hold(stat_memory->places, message.place, message.owner);
 	}
 }
 
@@ -254,12 +294,17 @@ static bool stat_pool_thread_runs(stat_pool_slot *slot, const stat_place_view *v
  */
 static bool stat_pool_cpu_due(stat_pool_state *state, stat_pool_slot *slot, const stat_place_view *view, uint16_t *weight)
 {
-	pid_t pid = (pid_t) (uint32_t) view->owner;
-	clockid_t clock = (clockid_t) ((~(clockid_t) pid) << 3) | 2;  /* the process's CPUCLOCK_SCHED */
 	uint64_t span = *weight, cpu, now, dcpu, dwall, whole;
 	struct timespec ts;
 
-	if (clock_gettime(clock, &ts) != 0) {
+	if (slot->cpu_owner != view->owner) {
+		/* (any process's CPU clock may be read; a thread's only from its own process) */
+		if (clock_getcpuclockid((pid_t) (uint32_t) view->owner, &slot->cpu_clock) != 0) {
+			return false;
+		}
+		slot->cpu_owner = view->owner;
+	}
+	if (clock_gettime(slot->cpu_clock, &ts) != 0) {
 		return false;
 	}
 	cpu = (uint64_t) ts.tv_sec * STAT_NS_PER_SEC + (uint64_t) ts.tv_nsec;
@@ -294,6 +339,87 @@ static bool stat_pool_cpu_due(stat_pool_state *state, stat_pool_slot *slot, cons
 }
 
 /*
+ * Pool process: a descriptor of the place's owner's memory when it was not
+ * handed over, opened by the pool sampler itself: it may when it is root
+ * (php-fpm's master forks it before it drops to the workers' user, whose
+ * workers are then not dumpable and cannot open their own). Tried once an
+ * owner. True when the slot now holds one for the view's owner.
+ */
+static bool stat_pool_open(stat_pool_state *state, int place, const stat_place_view *view)
+{
+	stat_pool_slot *slot = &state->slots[place];
+	char path[64];
+	int mem;
+
+	if (slot->opened == view->owner) {
+		return false;
+	}
+	slot->opened = view->owner;
+	snprintf(path, sizeof(path), "/proc/%lu/mem", (unsigned long) (uint32_t) view->owner);
+	mem = open(path, O_RDONLY | O_CLOEXEC);
+	if (mem < 0) {
+		return false;
+	}
+	/* (the process may have ended and its pid gone to another before the open: the place says whether it is still there) */
+	if (!stat_places_unchanged(stat_memory->places, place, view)) {
+		close(mem);
+		return false;
+	}
+	stat_pool_forget(state, place);
+	slot->mem = mem;
+	slot->owner = view->owner;
+	slot->opened = view->owner;
+	stat_places_hold(stat_memory->places, place, view->owner);
+	return true;
+}
+
+/*
+ * Pool process: whether the place's owner is gone for good. Its memory
+ * reads nothing (0 bytes: the address space it was opened for is gone, the
+ * process exited, unreaped or not, or exec'd), or without a descriptor its
+ * pid no longer exists. kill(pid, 0) alone would keep a zombie or an exec'd
+ * process (a proc_open() child) as a place to sample every tick.
+ */
+static bool stat_pool_gone(stat_pool_slot *slot, const stat_place_view *view)
+{
+	unsigned char byte;
+	ssize_t got;
+
+	if (slot->mem >= 0 && slot->owner == view->owner) {
+		do {
+			got = pread(slot->mem, &byte, 1, (off_t) view->target.globals);
+		} while (got < 0 && errno == EINTR);
+		if (got == 0 || (got < 0 && errno == ESRCH)) {
+			return true;
+		}
+	}
+	return kill((pid_t) (uint32_t) view->owner, 0) != 0 && errno == ESRCH;
+}
+
+/*
+ * Pool process, once a second: the places that serve no request now but
+ * whose owner is gone without giving them back (killed between requests)
+ * are taken back, their descriptors closed.
+ */
+static void stat_pool_sweep(stat_pool_state *state)
+{
+	int end = stat_places_end(stat_memory->places), i;
+
+	for (i = 0; i < end; i++) {
+		stat_pool_slot *slot = &state->slots[i];
+		stat_place_view view;
+
+		if (slot->mem < 0 || !stat_places_view(stat_memory->places, i, &view) || view.active || view.owner != slot->owner) {
+			continue;
+		}
+		if (stat_pool_gone(slot, &view)) {
+			stat_places_reclaim(stat_memory->places, i, view.owner);
+			stat_pool_forget(state, i);
+		}
+	}
+}
+
+/*
  * Pool process: sample one place, if it serves a request and its memory was
  * handed over (on the CPU clock, if it used an interval of CPU). True if it
  * was active.
@@ -309,8 +435,9 @@ static bool stat_pool_sample(stat_pool_state *state, int place, uint8_t clock, u
 		return false;
 	}
 	pid = (pid_t) (uint32_t) view.owner;
-	if (slot->mem < 0 || slot->owner != view.owner) {
-		/* not handed over (yet, or the send failed: the worker sends again at its next request) */
+	if ((slot->mem < 0 || slot->owner != view.owner) && !stat_pool_open(state, place, &view)) {
+		/* not handed over, and not ours to open: counted (the worker sends it again at its next request) */
+		stat_atomic_inc(STAT_COUNTER(samples_unreadable));
 		return true;
 	}
 	if (!slot->reader) {
@@ -336,10 +463,10 @@ static bool stat_pool_sample(stat_pool_state *state, int place, uint8_t clock, u
 	if (!stat_sampler_take(slot->reader, state->sample, state->capacity, (uint32_t) pid,
 		view.request, view.request_start, clock)) {
 		stat_places_reading(places, place, 0);
-		if (kill(pid, 0) != 0 && errno == ESRCH) {
-			/* the worker is gone: its place is taken back, its descriptor closed */
+		if (stat_pool_gone(slot, &view)) {
+			/* the worker is gone (exited, even unreaped, or exec'd): its place is taken back, its descriptors closed */
 			stat_places_reclaim(places, place, view.owner);
-			stat_pool_forget(slot);
+			stat_pool_forget(state, place);
 		}
 		return true;
 	}
@@ -409,7 +536,7 @@ static int stat_pool_tick(stat_pool_state *state, uint8_t clock, uint16_t weight
 
 		if (slot->mem >= 0 && stat_places_owner(stat_memory->places, i) != slot->owner) {
 			/* its process gave the place back (it ended): its memory is let go */
-			stat_pool_forget(slot);
+			stat_pool_forget(state, i);
 		}
 		if (!stat_places_active(stat_memory->places, i)) {
 			continue;
@@ -453,7 +580,8 @@ static bool stat_pool_any_active(void)
  */
 static bool stat_pool_wait(stat_pool_state *state, int alive, int socket, uint64_t deadline)
 {
-	struct pollfd fds[2] = {{alive, POLLIN, 0}, {socket, POLLIN, 0}};
+	/* (a socket in error, which no PHP process can reach any more, is not polled again: it would never block) */
+	struct pollfd fds[2] = {{alive, POLLIN, 0}, {state->socket_broken ? -1 : socket, POLLIN, 0}};
 	struct timespec ts, *until = NULL;
 	int ready;
 
@@ -473,6 +601,8 @@ static bool stat_pool_wait(stat_pool_state *state, int alive, int socket, uint64
 	}
 	if (fds[1].revents & POLLIN) {
 		stat_pool_receive(state, socket);
+	} else if (fds[1].revents & (POLLERR | POLLHUP | POLLNVAL)) {
+		state->socket_broken = true;
 	}
 	return true;
 }
@@ -510,6 +640,7 @@ static void stat_pool_main(int alive, int socket)
 	stat_atomic_u64 *sleeping = stat_places_sleeping(stat_memory->places);
 	size_t sample_size = stat_ring_sample_size(stat_memory->ring);
 	uint64_t interval, last, next;
+	struct rlimit files;
 	int i, active = 0, published = -1;
 
 	if (!state || !(state->sample = calloc(1, sample_size))) {
@@ -525,6 +656,11 @@ static void stat_pool_main(int alive, int socket)
 	state->follow = stat_sampler_short_slice();
 	/* the default 50 us of timer slack would stretch every short interval */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	/* two descriptors a process of the pool (its memory, its thread's state): as many as we may */
+	if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+		files.rlim_cur = files.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &files);
+	}
 
 	interval = stat_pool_interval(0);
 	last = stat_clock_now();
@@ -555,6 +691,10 @@ static void stat_pool_main(int alive, int socket)
 		}
 		clock = (uint8_t) stat_atomic_load_relaxed(&stat_memory->live.clock);
 		active = stat_pool_tick(state, clock, stat_sampler_weight(missed));
+		if (now >= state->sweep) {
+			stat_pool_sweep(state);
+			state->sweep = now + STAT_NS_PER_SEC;
+		}
 		if (active != published) {
 			stat_atomic_store_relaxed(&stat_memory->pool.active, (uint64_t) active);
 			published = active;
@@ -566,6 +706,7 @@ static void stat_pool_main(int alive, int socket)
 			 * thread stores its place before it looks at the word: one of the
 			 * two sees the other.
 			 */
+			stat_pool_sweep(state);
 			stat_atomic_store_seq(sleeping, 1);
 			if (!stat_pool_any_active() && !stat_pool_wait(state, alive, socket, 0)) {
 				break;
@@ -642,8 +783,13 @@ bool stat_pool_start(char *error, size_t error_size)
 		snprintf(error, error_size, "socketpair(): %s", strerror(errno));
 		return false;
 	}
-	/* room for many handovers at once (a pool starting): a full socket makes a worker send again later */
-	setsockopt(sockets[1], SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	/*
+	 * Room for many handovers at once (a pool starting): a datagram's room is
+	 * its sender's buffer, here the end every PHP process shares (capped by
+	 * net.core.wmem_max); a full one makes a worker send again at its next
+	 * request (the pool sampler says in the place what it holds)
+	 */
+	setsockopt(sockets[0], SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
 	if (pipe2(alive, O_CLOEXEC) != 0) {
 		snprintf(error, error_size, "pipe(): %s", strerror(errno));
 		close(sockets[0]);
@@ -696,14 +842,17 @@ bool stat_pool_start(char *error, size_t error_size)
 	close(report[0]);
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
 	}
-	close(alive[0]);
-	close(sockets[1]);
 	if (got != (ssize_t) sizeof(sampler) || sampler < 0) {
-		snprintf(error, error_size, "fork(): %s", got == (ssize_t) sizeof(sampler) ? "the pool sampler could not be started" : strerror(errno));
+		snprintf(error, error_size, "fork(): %s", got == (ssize_t) sizeof(sampler) ? "the pool sampler could not be started" :
+			got < 0 ? strerror(errno) : "the pool sampler's starter ended without a word");
+		close(alive[0]);
+		close(sockets[1]);
 		close(alive[1]);
 		close(sockets[0]);
 		return false;
 	}
+	close(alive[0]);
+	close(sockets[1]);
 	stat_pool.send = sockets[0];
 	stat_pool.alive = alive[1];
 	stat_pool.pid = sampler;

@@ -33,5 +33,9 @@ bool stat_pool_start(char *error, size_t error_size);
 int stat_pool_socket(void);
 /* The pool sampler's pid (0: none). */
 pid_t stat_pool_pid(void);
+/* Any PHP thread: whether the pool sampler still runs (its end of the alive pipe open). */
+bool stat_pool_alive(void);
+/* MSHUTDOWN: this process lets go of the pool sampler (it ends when every PHP process did). */
+void stat_pool_release(void);
 
 #endif

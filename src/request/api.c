@@ -111,7 +111,8 @@ ZEND_FUNCTION(stat_settings)
 	add_assoc_bool(return_value, "arginfo", stat_atomic_load(&stat_memory->live.arginfo) != 0);
 	add_assoc_long(return_value, "stack", (zend_long) stat_atomic_load(&stat_memory->live.stack));
 	add_assoc_string(return_value, "clock", stat_atomic_load(&stat_memory->live.clock) == STAT_CLOCK_CPU ? "cpu" : "wall");
-	add_assoc_string(return_value, "sampler", settings->sampler == STAT_SAMPLER_POOL ? "pool" : "request");
+	add_assoc_string(return_value, "sampler", stat_atomic_load(&stat_memory->pool.pid) ? "pool" : "request");
+	add_assoc_long(return_value, "pool_rate", (zend_long) stat_atomic_load(&stat_memory->live.pool_rate));
 	add_assoc_string(return_value, "query", (char *) stat_settings_query_name(stat_atomic_load(&stat_memory->live.query)));
 	add_assoc_long(return_value, "samples", (zend_long) settings->samples);
 	add_assoc_long(return_value, "strings", (zend_long) settings->strings);
@@ -128,13 +129,12 @@ ZEND_FUNCTION(stat_settings)
 		add_assoc_long(&listener, "pid", (zend_long) pid);
 		add_assoc_string(&listener, "state", (char *) state);
 		add_assoc_zval(return_value, "listener", &listener);
-		if (settings->sampler == STAT_SAMPLER_POOL) {
+		if (stat_atomic_load(&stat_memory->pool.pid)) {
 			zval pool;
 
-			/* (pid 0: the pool sampler could not be started, MINIT said why) */
+			/* (with stat.sampler=pool, when the pool sampler runs: MINIT said why it could not start) */
 			array_init(&pool);
 			add_assoc_long(&pool, "pid", (zend_long) stat_atomic_load(&stat_memory->pool.pid));
-			add_assoc_long(&pool, "rate", (zend_long) stat_atomic_load(&stat_memory->live.pool_rate));
 			add_assoc_long(&pool, "interval", (zend_long) stat_atomic_load(&stat_memory->pool.interval));
 			add_assoc_long(&pool, "active", (zend_long) stat_atomic_load(&stat_memory->pool.active));
 			add_assoc_zval(return_value, "pool", &pool);

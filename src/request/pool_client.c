@@ -9,22 +9,26 @@
  *
  * The handover: the pool sampler reads this process through a descriptor
  * of its /proc/PID/mem, which only this process can open without
- * privilege. It is opened (a process that is not dumpable, a php-fpm worker
- * that dropped root, is made dumpable for the open() alone: /proc/PID/mem
- * is root's otherwise) and sent with the place's number over the datagram
- * socket inherited from MINIT, without blocking; if it cannot be sent now
- * (the sampler's socket full) it is sent again at the next request.
+ * privilege. A dumpable process (CLI workers, php-fpm run as one user)
+ * opens it and sends it with the place's number over the datagram socket
+ * inherited from MINIT, without blocking, at each request until the pool
+ * sampler says in the place that it holds it (a send refused, a socket
+ * full, a descriptor it could not take: sent again). A process that is not
+ * dumpable (a php-fpm worker that left root) is not made so: the pool
+ * sampler, root there, opens its memory itself.
  *
- * A pcntl_fork() child is sampled like its parent: pthread_atfork's child
- * handler, when the parent's request was sampled, claims a place for the
- * child and hands its memory over (system calls and atomics only).
+ * A pcntl_fork() child is sampled like its parent: pcntl_fork() is wrapped
+ * (MINIT), and the child of a sampled request claims a place of its own and
+ * hands its memory over before pcntl_fork() returns in it. Not
+ * pthread_atfork: that runs in the children of proc_open() and the like too,
+ * which exec another program at once.
  *
  * State: this process's, in the statics below (one request thread a
- * process: stat.sampler=pool is for processes, not for ZTS hosts yet).
+ * process: a thread-safe (ZTS) build samples with a thread per request,
+ * request.c).
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,12 +51,11 @@
 static struct {
 	int      place;       /* this process's place, -1: none */
 	pid_t    pid, tid;    /* who claimed it (a forked child's copy is not its own) */
-	bool     handed;      /* the place's memory was handed to the pool sampler */
 	bool     active;      /* a request is published as sampled */
 	int      quota;       /* the stat.samplers place held while active, -1: none */
 	uint64_t request, request_start;
 	stat_frame_target target;
-} stat_pool_client = {-1, 0, 0, false, false, -1, 0, 0, {0}};
+} stat_pool_client = {-1, 0, 0, false, -1, 0, 0, {0}};
 
 /*
  * The longest stat\sampler\deactivate() waits for a sample of its request
@@ -60,6 +63,10 @@ static struct {
  * sampler held still makes it wait this long).
  */
 #define STAT_POOL_CLIENT_PATIENCE (10 * 1000 * 1000ULL)
+
+/* pcntl_fork()'s own handler, which stat_pool_client_pcntl_fork calls (NULL: not wrapped). */
+static zif_handler stat_pool_client_fork_handler = NULL;
+static ZEND_NAMED_FUNCTION(stat_pool_client_pcntl_fork);
 
 static pid_t stat_pool_client_gettid(void)
 {
@@ -79,19 +86,20 @@ static bool stat_pool_client_hand(void)
 	struct iovec iov = {&message, sizeof(message)};
 	struct msghdr msg;
 	struct cmsghdr *cmsg;
-	int dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), mem, socket = stat_pool_socket();
+	int mem, socket = stat_pool_socket();
 	ssize_t sent;
 
-	if (socket < 0) {
+	/*
+	 * Only a dumpable process may open its own /proc/self/mem (the file is
+	 * root's otherwise): a php-fpm worker that left root is not, and is not
+	 * made so (that would open it to every process of its user); the pool
+	 * sampler, root then (forked by the master before it dropped), opens the
+	 * worker's memory itself (pool.c).
+	 */
+	if (socket < 0 || prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 1) {
 		return false;
 	}
-	if (dumpable != 1) {
-		prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
-	}
 	mem = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
-	if (dumpable != 1 && dumpable >= 0) {
-		prctl(PR_SET_DUMPABLE, dumpable, 0, 0, 0);
-	}
 	if (mem < 0) {
 		return false;
 	}
@@ -146,7 +154,6 @@ static bool stat_pool_client_claim(void)
 	}
 	stat_pool_client.pid = pid;
 	stat_pool_client.tid = stat_pool_client_gettid();
-	stat_pool_client.handed = false;
 	stat_pool_client.active = false;
 	stat_pool_client.quota = -1;
 	stat_pool_client.place = stat_places_claim(stat_memory->places, pid, stat_pool_client.tid);
@@ -158,8 +165,9 @@ static void stat_pool_client_publish(void)
 {
 	struct timespec cpu;
 
-	if (!stat_pool_client.handed) {
-		stat_pool_client.handed = stat_pool_client_hand();
+	if (!stat_places_held(stat_memory->places, stat_pool_client.place, stat_pool_client_owner())) {
+		/* (not held yet, or the pool sampler could not take it: once a request until it says it holds it) */
+		stat_pool_client_hand();
 	}
 	/* (the CPU clock counts from here: one system call, a third of a microsecond) */
 	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu) != 0) {
@@ -222,51 +230,98 @@ bool stat_pool_client_active(void)
 
 void stat_pool_client_mshutdown(void)
 {
-	if (stat_pool_client.place < 0 || stat_pool_client.pid != getpid()) {
-		return;
+	if (stat_pool_client.place >= 0 && stat_pool_client.pid == getpid()) {
+		stat_pool_client_stop(false);
+		stat_places_release(stat_memory->places, stat_pool_client.place, stat_pool_client.pid, stat_pool_client.tid);
 	}
-	stat_pool_client_stop(false);
-	stat_places_release(stat_memory->places, stat_pool_client.place, stat_pool_client.pid, stat_pool_client.tid);
 	stat_pool_client.place = -1;
+	stat_pool_release();
+	if (stat_pool_client_fork_handler) {
+		zend_function *fork = zend_hash_str_find_ptr(CG(function_table), "pcntl_fork", sizeof("pcntl_fork") - 1);
+
+		if (fork && fork->type == ZEND_INTERNAL_FUNCTION && fork->internal_function.handler == stat_pool_client_pcntl_fork) {
+			fork->internal_function.handler = stat_pool_client_fork_handler;
+		}
+		stat_pool_client_fork_handler = NULL;
+	}
 }
 
 /*
- * A forked child (pcntl_fork() in a sampled request): the parent's request
- * goes on in the child, sampled under the child's own place. Only system
- * calls and atomics here (a child of a threaded process may not take locks).
+ * A pcntl_fork() child of a sampled request: the parent's request goes on
+ * in the child, sampled under the child's own place (the same executor at
+ * the same addresses).
  */
-static void stat_pool_client_atfork_child(void)
+static void stat_pool_client_forked(void)
 {
-	bool sampled = stat_pool_client.active;
-	int quota;
-
-	if (!stat_memory || stat_pool_client.place < 0) {
-		return;
-	}
 	stat_pool_client.active = false;
 	stat_pool_client.place = -1;
-	if (!sampled || !stat_pool_client_claim()) {
-		return;
-	}
-	quota = stat_samplers_claim(stat_memory->samplers, getpid(), stat_atomic_load(&stat_memory->live.samplers));
-	if (quota < 0) {
+	if (!stat_pool_client_claim()) {
 		stat_atomic_inc(STAT_COUNTER(samplers_refused));
 		return;
 	}
-	stat_pool_client.quota = quota;
-	/* (the same executor, at the same addresses: only the rseq area is the child's thread's own, and it is too) */
+	stat_pool_client.quota = stat_samplers_claim(stat_memory->samplers, getpid(), stat_atomic_load(&stat_memory->live.samplers));
+	if (stat_pool_client.quota < 0) {
+		stat_atomic_inc(STAT_COUNTER(samplers_refused));
+		return;
+	}
 	stat_pool_client_publish();
 	stat_atomic_inc(STAT_COUNTER(samplers_started));
 }
 
+
+/*
+ * pcntl_fork(), wrapped: the child of a sampled request claims its place at
+ * once, so it is sampled without calling anything. Only pcntl_fork():
+ * pthread_atfork would also run in the children of proc_open(), exec() and
+ * the like, which are PHP no more once they exec.
+ */
+static ZEND_NAMED_FUNCTION(stat_pool_client_pcntl_fork)
+{
+	bool sampled = stat_pool_client_active();
+
+	stat_pool_client_fork_handler(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	if (sampled && stat_memory && Z_TYPE_P(return_value) == IS_LONG && Z_LVAL_P(return_value) == 0) {
+		stat_pool_client_forked();
+	}
+}
+
 bool stat_pool_client_minit(void)
 {
+	zend_function *fork;
 	char error[256];
 
 	if (!stat_pool_start(error, sizeof(error))) {
-		stat_warning("stat: stat.sampler=pool: cannot start the pool sampler: %s; requests are not sampled", error);
+		stat_warning("stat: stat.sampler=pool: cannot start the pool sampler: %s; each process samples its requests "
+			"with a thread of its own (stat.sampler=request)", error);
 		return false;
 	}
-	pthread_atfork(NULL, NULL, stat_pool_client_atfork_child);
+	/* (pcntl's functions are registered by now: stat, a Zend extension, starts after the modules) */
+	fork = zend_hash_str_find_ptr(CG(function_table), "pcntl_fork", sizeof("pcntl_fork") - 1);
+	if (fork && fork->type == ZEND_INTERNAL_FUNCTION && fork->internal_function.handler != stat_pool_client_pcntl_fork) {
+		stat_pool_client_fork_handler = fork->internal_function.handler;
+		fork->internal_function.handler = stat_pool_client_pcntl_fork;
+	}
 	return true;
+}
+
+void stat_pool_client_watch(uint64_t now)
+{
+	static uint64_t next = 0;
+	uint64_t expected = 0, pid;
+	char message[256];
+
+	if (now < next) {
+		return;
+	}
+	next = now + STAT_NS_PER_SEC;
+	if (stat_pool_alive()) {
+		return;
+	}
+	pid = stat_atomic_load(&stat_memory->pool.pid);
+	if (!stat_atomic_cas(&stat_memory->pool.reported, &expected, pid ? pid : 1)) {
+		return;
+	}
+	snprintf(message, sizeof(message), "stat: the pool sampler (pid %llu) is gone: requests are not sampled; "
+		"reload or restart PHP to start a new one", (unsigned long long) pid);
+	php_log_err(message);
 }

@@ -23,7 +23,12 @@ bool stat_pool_client_start(uint64_t (*record)(void), uint64_t request_start);
  */
 bool stat_pool_client_stop(bool wait);
 bool stat_pool_client_active(void);
-/* MSHUTDOWN: give the place back. */
+/* MSHUTDOWN: give the place back, and let go of the pool sampler. */
 void stat_pool_client_mshutdown(void);
+/*
+ * RINIT, at most once a second a process: a pool sampler that is gone
+ * (killed) is written to PHP's error log, once for the pool.
+ */
+void stat_pool_client_watch(uint64_t now);
 
 #endif

@@ -137,6 +137,9 @@ void stat_request_rinit(uint64_t now)
 	STAT_G(request) = 0;
 	STAT_G(request_start) = now;
 
+	if (stat_pool_mode) {
+		stat_pool_client_watch(now);
+	}
 	if (stat_memory && stat_readable && stat_atomic_load(&stat_memory->live.autostart)) {
 		stat_request_activate();
 	}
@@ -144,9 +147,20 @@ void stat_request_rinit(uint64_t now)
 
 void stat_request_pool_minit(bool informational)
 {
-	if (stat_sampling && !informational && stat_settings_get()->sampler == STAT_SAMPLER_POOL) {
-		stat_pool_mode = stat_pool_client_minit();
+	if (!stat_sampling || informational || stat_settings_get()->sampler != STAT_SAMPLER_POOL) {
+		return;
 	}
+#ifdef ZTS
+	/* (its places are a process's, one request thread each: a threaded host's threads would share one) */
+	stat_warning("stat: stat.sampler=pool is for PHP processes, not for a thread-safe (ZTS) PHP; "
+		"each request thread samples with a thread of its own (stat.sampler=request)");
+	return;
+#endif
+	if (!stat_readable) {
+		/* nothing could read what it samples (no stream, control socket or stat.dump): no process for nothing */
+		return;
+	}
+	stat_pool_mode = stat_pool_client_minit();
 }
 
 void stat_request_rshutdown(void)

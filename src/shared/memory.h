@@ -49,6 +49,7 @@ typedef struct _stat_live {
 /* The pool sampler, for every process to see (pool.c writes once a tick, anyone reads). */
 typedef struct _stat_pool_shared {
 	stat_atomic_u64 pid;        /* the pool sampler's pid (0: none), set by MINIT once it is forked */
+	stat_atomic_u64 reported;   /* its end was written to the log (the pid): CAS by the first RINIT that sees it gone */
 	stat_atomic_u64 interval;   /* the interval it samples each request at now (us): stat.interval, or longer under stat.pool_rate */
 	stat_atomic_u64 active;     /* requests it sampled at its last tick */
 } stat_pool_shared;
@@ -59,6 +60,7 @@ typedef struct _stat_pool_shared {
 	X(samples_dropped,   "samples dropped (ring slot taken over)") \
 	X(samples_failed,    "samples failed (read or validation)") \
 	X(samples_lost,      "samples lost by slow readers") \
+	X(samples_unreadable, "samples not taken: the pool sampler may not read the process (stat.sampler=pool)") \
 	X(ticks_missed,      "ticks skipped (sampler late)") \
 	X(reads,             "process_vm_readv calls") \
 	X(strings_inserted,  "strings inserted") \

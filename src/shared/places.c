@@ -17,6 +17,7 @@ typedef struct _stat_place {
 	stat_atomic_u64 owner;
 	stat_atomic_u64 seq;
 	stat_atomic_u64 reading;  /* the pool sampler: the seq of the view it is reading a sample under, 0: none */
+	stat_atomic_u64 held;     /* the pool sampler: the owner whose memory it holds a descriptor of (0: none) */
 	stat_atomic_u64 active;
 	stat_atomic_u64 request;
 	stat_atomic_u64 request_start;
@@ -212,6 +213,16 @@ void stat_places_reclaim(stat_places *places, int place, uint64_t owner)
 	stat_atomic_store(&p->active, 0);
 	stat_atomic_store(&p->seq, (seq | 1) + 1);
 	stat_atomic_store(&p->owner, 0);
+}
+
+void stat_places_hold(stat_places *places, int place, uint64_t owner)
+{
+	stat_atomic_store(&places->places[place].held, owner);
+}
+
+bool stat_places_held(stat_places *places, int place, uint64_t owner)
+{
+	return stat_atomic_load(&places->places[place].held) == owner;
 }
 
 stat_atomic_u64 *stat_places_sleeping(stat_places *places)

@@ -84,6 +84,15 @@ bool stat_places_read_done(stat_places *places, int place, uint64_t seq, uint64_
 /* Pool sampler: free the place of a dead owner (by CAS: a new owner is never freed). */
 void stat_places_reclaim(stat_places *places, int place, uint64_t owner);
 
+/*
+ * Pool sampler: it holds a descriptor of `owner`'s memory for the place (0:
+ * none). Request thread: whether it does for us (else the handover is sent
+ * again at the next request: one the pool sampler could not take is never
+ * lost for good).
+ */
+void stat_places_hold(stat_places *places, int place, uint64_t owner);
+bool stat_places_held(stat_places *places, int place, uint64_t owner);
+
 /* The sampler's sleeping word, and its wake-up: see the top of this file. */
 stat_atomic_u64 *stat_places_sleeping(stat_places *places);
 

@@ -13,7 +13,7 @@ $worker = new CtlWorker(['stat.stream' => "unix://$dir/stream.sock", 'stat.contr
 $before = $worker->report()['settings'];
 $stream = new StatStream("$dir/stream.sock");
 
-$unknown = [[1 << 9, 1], [0, 100], [-1, 100], [1, 1], [1 << 8, 0], [PHP_INT_MIN, 0], [PHP_INT_MAX, 0],
+$unknown = [[1 << 9, 1], [0, 100], [-1, 100], [1, 1], [1 << 10, 0], [PHP_INT_MIN, 0], [PHP_INT_MAX, 0],
     [CTL_AUTO | CTL_INTERVAL, 100]];
 $range = [[CTL_INTERVAL, 5], [CTL_INTERVAL, 9], [CTL_INTERVAL, -1], [CTL_INTERVAL, 0], [CTL_INTERVAL, PHP_INT_MAX],
     [CTL_INTERVAL, 10000001], [CTL_INTERVAL, PHP_INT_MIN], [CTL_AUTO, 2], [CTL_AUTO, -1], [CTL_SAMPLERS, -1],

@@ -19,6 +19,8 @@ require __DIR__ . '/control.inc';
 
 const CTL_CLOCK = 1 << 6;
 const CTL_QUERY = 1 << 7;
+const CTL_POOL_RATE = 1 << 8;
+const CTL_POOL_RATE_MAX = 100000000;
 const CTL_FUZZ_OUTSTANDING = 128;
 const CTL_STACK_MAX = 256;
 const CTL_SAMPLERS_MAX = 1000000;
@@ -57,8 +59,9 @@ $ranges = [
     CTL_AUTO => [0, 1, 1], CTL_SAMPLERS => [0, CTL_SAMPLERS_MAX, CTL_SAMPLERS_MAX],
     CTL_INTERVAL => [CTL_INTERVAL_MIN, CTL_INTERVAL_MAX, CTL_INTERVAL_MAX], CTL_ARGINFO => [0, 1, 1],
     CTL_STACK => [0, $stack, CTL_STACK_MAX], CTL_CLOCK => [0, 1, 1], CTL_QUERY => [0, 1, 2],
+    CTL_POOL_RATE => [0, CTL_POOL_RATE_MAX, CTL_POOL_RATE_MAX],
 ];
-$live = [CTL_AUTO => 1, CTL_SAMPLERS => 0, CTL_INTERVAL => 500, CTL_ARGINFO => 0, CTL_STACK => $stack, CTL_CLOCK => 0, CTL_QUERY => 1];
+$live = [CTL_AUTO => 1, CTL_SAMPLERS => 0, CTL_INTERVAL => 500, CTL_ARGINFO => 0, CTL_STACK => $stack, CTL_CLOCK => 0, CTL_QUERY => 1, CTL_POOL_RATE => 0];
 $extremes = [0, 1, -1, 2, PHP_INT_MIN, PHP_INT_MAX, PHP_INT_MIN + 1, PHP_INT_MAX - 1, 0x7FFFFFFF, 0x80000000, -0x80000000, 0xFFFFFFFF];
 /* the parameters worth trying for each control: its bounds, one past each, extremes */
 $params = [];
@@ -67,7 +70,7 @@ foreach ($ranges as $code => [$min, $max, $ceiling]) {
 }
 /* long valid intervals are a real case, but most of the run samples often */
 $params[CTL_INTERVAL] = array_merge($params[CTL_INTERVAL], [10, 11, 50, 100, 200, 500, 1000]);
-$unknown = [0, 1, 3, 1 << 8, 1 << 9, 1 << 62, CTL_AUTO | CTL_SAMPLERS, CTL_STACK | CTL_CLOCK, -CTL_INTERVAL, -1, PHP_INT_MIN, PHP_INT_MAX];
+$unknown = [0, 1, 3, 1 << 9, 1 << 10, 1 << 62, CTL_AUTO | CTL_SAMPLERS, CTL_STACK | CTL_CLOCK, -CTL_INTERVAL, -1, PHP_INT_MIN, PHP_INT_MAX];
 
 /* The reply the listener must give to one frame, applying it to the model. */
 function ctl_expect(array &$live, array $ranges, int $code, int $param): array
@@ -90,7 +93,7 @@ function ctl_random_message(array $params, array $unknown): string
 {
     $roll = mt_rand(0, 99);
     if ($roll < 80) {
-        $code = [CTL_AUTO, CTL_SAMPLERS, CTL_INTERVAL, CTL_ARGINFO, CTL_STACK, CTL_CLOCK, CTL_QUERY][mt_rand(0, 6)];
+        $code = [CTL_AUTO, CTL_SAMPLERS, CTL_INTERVAL, CTL_ARGINFO, CTL_STACK, CTL_CLOCK, CTL_QUERY, CTL_POOL_RATE][mt_rand(0, 7)];
         $list = $params[$code];
         $param = mt_rand(0, 9) === 0 ? random_int64() : $list[mt_rand(0, count($list) - 1)];
     } elseif ($roll < 95) {
@@ -250,14 +253,14 @@ printf("control_invalid as expected: %s\n", $state['counters']['control_invalid'
 $settings = $state['settings'];
 $now = ['auto' => (int) $settings['auto'], 'samplers' => $settings['samplers'], 'interval' => $settings['interval'],
     'arginfo' => (int) $settings['arginfo'], 'stack' => $settings['stack'], 'clock' => $settings['clock'] === 'cpu' ? 1 : 0,
-    'query' => array_search($settings['query'], ['none', 'names', 'all'], true)];
+    'query' => array_search($settings['query'], ['none', 'names', 'all'], true), 'pool_rate' => $settings['pool_rate']];
 $model = array_combine(array_keys($now), array_values($live));
 printf("live settings as the model says: %s\n", $now === $model ? 'yes' : json_encode(['live' => $now, 'model' => $model, 'seed' => $seed]));
 printf("samples during the fuzz: %s\n", $sampledDuring > 0 ? 'yes' : 'no');
 
 /* back to sampling every 500 us with the startup settings: every reply "applied", samples flow */
 $socket = stat_test_connect($control);
-$reset = [[CTL_AUTO, 1], [CTL_SAMPLERS, 0], [CTL_INTERVAL, 500], [CTL_ARGINFO, 0], [CTL_STACK, $stack], [CTL_CLOCK, 0], [CTL_QUERY, 1]];
+$reset = [[CTL_AUTO, 1], [CTL_SAMPLERS, 0], [CTL_INTERVAL, 500], [CTL_ARGINFO, 0], [CTL_STACK, $stack], [CTL_CLOCK, 0], [CTL_QUERY, 1], [CTL_POOL_RATE, 0]];
 ctl_write($socket, ctl_messages($reset));
 stream_set_timeout($socket, (int) STAT_TEST_TIMEOUT);
 $got = '';

@@ -25,6 +25,6 @@ stat\counters: yes
 stat\sampler\activate: yes
 stat\sampler\active: yes
 stat\sampler\deactivate: yes
-stat.arginfo stat.auto stat.clock stat.control stat.control_mode stat.dump stat.interval stat.query stat.remote stat.samplers stat.samples stat.secret stat.socket_group stat.socket_mode stat.stack stat.stream stat.strings
+stat.arginfo stat.auto stat.clock stat.control stat.control_mode stat.dump stat.interval stat.pool_rate stat.query stat.remote stat.sampler stat.samplers stat.samples stat.secret stat.socket_group stat.socket_mode stat.stack stat.stream stat.strings
 enabled (settings not empty): yes
 functions listed by get_extension_funcs: 7

@@ -27,7 +27,7 @@ for ($i = 0; $i < 4; $i++) {
 }
 work(1.5);
 $pool = stat\settings()['pool'];
-echo json_encode(['pids' => array_merge([getmypid()], $pids), 'interval' => $pool['interval'], 'active' => $pool['active'], 'rate' => $pool['rate']]), "\n";
+echo json_encode(['pids' => array_merge([getmypid()], $pids), 'interval' => $pool['interval'], 'active' => $pool['active'], 'rate' => stat\settings()['pool_rate']]), "\n";
 fgets(STDIN);
 /* the bound lifted by control: the interval back to stat.interval */
 $end = hrtime(true) + 20e9;
@@ -35,7 +35,7 @@ while (stat\settings()['pool']['interval'] !== 1000 && hrtime(true) < $end) {
     work(0.01);
 }
 $pool = stat\settings()['pool'];
-echo json_encode(['interval' => $pool['interval'], 'rate' => $pool['rate']]), "\n";
+echo json_encode(['interval' => $pool['interval'], 'rate' => stat\settings()['pool_rate']]), "\n";
 foreach ($pids as $pid) {
     exec("kill -9 $pid");
     pcntl_waitpid($pid, $status);
@@ -63,7 +63,7 @@ printf("thinned evenly: %s\n", $even ? 'yes' : json_encode($counts));
 $late = new StatStream("$dir/stream.sock");
 $late->readUntil(fn($s) => $s->status !== null);
 $settings = $late->status['settings'] ?? [];
-printf("status line: %s\n", ($settings['sampler'] ?? '') === 'pool' && ($settings['pool']['rate'] ?? 0) === 1000 && ($settings['pool']['interval'] ?? 0) === 5000
+printf("status line: %s\n", ($settings['sampler'] ?? '') === 'pool' && ($settings['pool_rate'] ?? 0) === 1000 && ($settings['pool']['interval'] ?? 0) === 5000
     && ($settings['pool']['active'] ?? 0) === 5 ? 'pool, rate 1000, interval 5000 for 5' : json_encode($settings));
 $late->close();
 ctl_send("$dir/control.sock", ctl_message(CTL_POOL_RATE, 0));

@@ -19,7 +19,7 @@ echo $stdout;
 --EXPECT--
 int(0)
 string(0) ""
-array(15) {
+array(16) {
   ["auto"]=>
   bool(true)
   ["samplers"]=>
@@ -34,6 +34,8 @@ array(15) {
   string(4) "wall"
   ["sampler"]=>
   string(7) "request"
+  ["pool_rate"]=>
+  int(0)
   ["query"]=>
   string(4) "none"
   ["samples"]=>
