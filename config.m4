@@ -93,6 +93,7 @@ if test "$PHP_STAT" != "no"; then
     src/shared/places.c \
     src/common/buffer.c \
     src/common/address.c \
+    src/common/task.c \
     src/request/settings.c \
     src/request/request.c \
     src/request/uri.c \

@@ -64,6 +64,7 @@
 #include "../sampler/sampler.h"
 #include "../listener/sample.h"
 #include "../request/settings.h"
+#include "../common/task.h"
 
 /* one interval of CPU time in a request's credit (stat_pool_cpu_due): a fixed point */
 #define STAT_POOL_CREDIT_ONE 65536ULL
@@ -243,10 +244,6 @@ static void stat_pool_receive(stat_pool_state *state, int socket)
  */
 static bool stat_pool_thread_runs(stat_pool_slot *slot, const stat_place_view *view)
 {
-	char text[512];
-	const char *state;
-	ssize_t length;
-
 	if (slot->task_stat_owner != view->owner) {
 		char path[64];
 
@@ -258,16 +255,7 @@ static bool stat_pool_thread_runs(stat_pool_slot *slot, const stat_place_view *v
 		slot->task_stat = open(path, O_RDONLY | O_CLOEXEC);
 		slot->task_stat_owner = view->owner;
 	}
-	if (slot->task_stat < 0) {
-		return true;
-	}
-	length = pread(slot->task_stat, text, sizeof(text) - 1, 0);
-	if (length <= 0) {
-		return true;
-	}
-	text[length] = '\0';
-	state = strrchr(text, ')');
-	return !state || state[1] != ' ' || state[2] == 'R';
+	return stat_task_runs(slot->task_stat);
 }
 
 /*

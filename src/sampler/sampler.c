@@ -62,6 +62,7 @@
 #include "../listener/sample.h"
 #include "../shared/clock.h"
 #include "../shared/atomic.h"
+#include "../common/task.h"
 
 /* the longest a sampler sleeps before looking at the live interval again */
 #define STAT_SAMPLER_SLICE (50 * 1000 * 1000ULL)
@@ -394,20 +395,7 @@ static bool stat_sampler_cpu_now(stat_sampler *sampler, uint64_t *ns)
  */
 static bool stat_sampler_thread_runs(stat_sampler *sampler)
 {
-	char text[512];
-	const char *state;
-	ssize_t length;
-
-	if (sampler->task_stat < 0) {
-		return true;
-	}
-	length = pread(sampler->task_stat, text, sizeof(text) - 1, 0);
-	if (length <= 0) {
-		return true;
-	}
-	text[length] = '\0';
-	state = strrchr(text, ')');
-	return !state || state[1] != ' ' || state[2] == 'R';
+	return stat_task_runs(sampler->task_stat);
 }
 
 /*
