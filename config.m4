@@ -117,6 +117,7 @@ if test "$PHP_STAT" != "no"; then
     src/sampler/frame_walk.c \
     src/sampler/frame_functions.c \
     src/listener/listener.c \
+    src/listener/bell.c \
     src/listener/socket.c \
     src/listener/clients.c \
     src/listener/stream.c \

@@ -34,6 +34,7 @@
 #include <sys/wait.h>
 
 #include "listener.h"
+#include "bell.h"
 #include "clients.h"
 #include "stream.h"
 #include "control.h"
@@ -41,14 +42,23 @@
 #include "status.h"
 #include "../shared/clock.h"
 #include "../shared/memory.h"
+#include "../shared/ring.h"
 #include "../shared/atomic.h"
 
 
 /* a listener whose last round is older than this is not serving (it rounds at least every second) */
 #define STAT_LISTENER_LATE_NS (3 * 1000 * 1000 * 1000ULL)
-/* how often new samples are picked up while stream clients are connected */
-#define STAT_LISTENER_TICK_MS 2
-/* the longest poll() without stream clients: a round (and a heartbeat) at least every second */
+/*
+ * How often new samples are picked up while they flow (the last round moved
+ * some): a sample waits at most this long in the ring for a stream client.
+ * bench/run --listener measured the listener's CPU per sample against it.
+ */
+#define STAT_LISTENER_BATCH_MS 10
+/*
+ * The longest poll() otherwise (no stream client, or none has anything to
+ * read: the ring's bell wakes the loop for the next sample): a round, and a
+ * heartbeat, at least every second.
+ */
 #define STAT_LISTENER_IDLE_MS 1000
 /* how long stream clients get to take their backlog once PHP is gone */
 #define STAT_LISTENER_DRAIN_NS (900 * 1000 * 1000ULL)
@@ -94,20 +104,47 @@ static void stat_listener_drain(void)
 	stat_clients_set_free(&set);
 }
 
+/*
+ * How long the next poll() may wait. While samples flow (the last round
+ * moved some, or some are still to be read) the stream is batched: a round
+ * every STAT_LISTENER_BATCH_MS. Otherwise the loop sleeps until a socket
+ * stirs, the heartbeat is due or, with stream clients and a bell, a writer
+ * rings: the bell is armed and the ring looked at once more after, so a
+ * sample written meanwhile is not slept over (ring.h).
+ */
+static int stat_listener_timeout(int bell, bool moved)
+{
+	stat_ring *ring = stat_memory->ring;
+
+	if (stat_stream_count() == 0) {
+		return STAT_LISTENER_IDLE_MS;
+	}
+	if (moved || bell < 0 || !stat_stream_idle(stat_ring_head(ring))) {
+		return STAT_LISTENER_BATCH_MS;
+	}
+	if (stat_stream_idle(stat_ring_bell_arm(ring))) {
+		return STAT_LISTENER_IDLE_MS;
+	}
+	stat_ring_bell_quiet(ring);
+	return STAT_LISTENER_BATCH_MS;
+}
+
 /* The listener's life: serve until every PHP process sharing stat is gone. */
 static void stat_listener_main(int alive, stat_socket *stream, stat_socket *control)
 {
-	/* fds[0] the alive pipe, [1] the stream socket, [2] the control socket, then the clients */
-	stat_clients_set set = {.kinds = stat_listener_kinds, .kinds_count = 3, .fixed = 3};
-	bool stopping = false;
+	/* fds[0] the alive pipe, [1] the stream socket, [2] the control socket, [3] the bell, then the clients */
+	stat_clients_set set = {.kinds = stat_listener_kinds, .kinds_count = 3, .fixed = 4};
+	bool stopping = false, moved = false;
+	int bell;
 	uint64_t now;
 
 	stat_clients_reserve();
 	stat_atomic_store(&stat_memory->listener.pid, (uint64_t) getpid());
 	stat_status_start(stream->fd >= 0 ? stream->address.text : "", control->fd >= 0 ? control->address.text : "");
+	bell = stream->fd >= 0 ? stat_bell_start(stat_memory->ring) : -1;
 	while (!stopping) {
 		stat_atomic_store(&stat_memory->listener.heartbeat, stat_clock_now());
-		int timeout = stat_stream_count() ? STAT_LISTENER_TICK_MS : STAT_LISTENER_IDLE_MS;
+		int timeout = stat_listener_timeout(bell, moved);
 		size_t n = stat_clients_set_fill(&set);
 
 		if (n == 0) {
@@ -117,9 +154,15 @@ static void stat_listener_main(int alive, stat_socket *stream, stat_socket *cont
 		set.fds[0] = (struct pollfd) {alive, POLLIN, 0};
 		set.fds[1] = (struct pollfd) {stream->fd, POLLIN, 0};
 		set.fds[2] = (struct pollfd) {control->fd, POLLIN, 0};
+		set.fds[3] = (struct pollfd) {bell, POLLIN, 0};
 
 		if (poll(set.fds, n, timeout) < 0 && errno != EINTR) {
 			break;
+		}
+		/* awake: writers need not ring until the loop is about to sleep again */
+		stat_ring_bell_quiet(stat_memory->ring);
+		if (set.fds[3].revents & POLLIN) {
+			stat_bell_heard(bell);
 		}
 
 		if (set.fds[0].revents) {
@@ -135,7 +178,7 @@ static void stat_listener_main(int alive, stat_socket *stream, stat_socket *cont
 		}
 
 		now = stat_clock_now();
-		stat_stream_fill(now);
+		moved = stat_stream_fill(now);
 		stat_control_expire(now);
 		stat_handshake_expire(now);
 	}

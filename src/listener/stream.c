@@ -362,9 +362,10 @@ static void stat_stream_feed(stat_stream_client *client, uint64_t now)
 	}
 }
 
-void stat_stream_fill(uint64_t now)
+bool stat_stream_fill(uint64_t now)
 {
 	size_t i = stat_stream_clients_count;
+	bool moved = false;
 
 	if (!stat_stream_sample) {
 		stat_stream_sample = calloc(1, stat_ring_sample_size(stat_memory->ring));
@@ -374,18 +375,21 @@ void stat_stream_fill(uint64_t now)
 			free(stat_stream_encoded_lines);
 			stat_stream_sample = NULL;
 			stat_stream_encoded_lines = NULL;
-			return;
+			return false;
 		}
 	}
 
 	while (i-- > 0) {
 		stat_stream_client *client = &stat_stream_clients[i];
+		uint64_t cursor = client->cursor;
 
 		stat_stream_feed(client, now);
+		moved = moved || client->cursor != cursor;
 		if (!stat_stream_send(client)) {
 			stat_stream_remove(i);
 		}
 	}
+	return moved;
 }
 
 bool stat_stream_drained(void)
@@ -397,6 +401,22 @@ bool stat_stream_drained(void)
 		stat_stream_client *client = &stat_stream_clients[i];
 
 		if (client->out.length > client->sent || client->cursor < head || client->lost) {
+			return false;
+		}
+	}
+
+	return true;
+}
+
+bool stat_stream_idle(uint64_t head)
+{
+	size_t i;
+
+	for (i = 0; i < stat_stream_clients_count; i++) {
+		stat_stream_client *client = &stat_stream_clients[i];
+
+		/* a full buffer is filled again after its socket polled writable, in the same round */
+		if (client->cursor < head && client->out.length < STAT_STREAM_BUFFER_LIMIT) {
 			return false;
 		}
 	}

@@ -23,8 +23,14 @@ size_t stat_stream_count(void);
 size_t stat_stream_poll(struct pollfd *fds);
 /* Act on the poll results for the same clients, in the same order. */
 void stat_stream_events(const struct pollfd *fds, size_t count);
-/* Move new samples into buffers and send what the sockets take. */
-void stat_stream_fill(uint64_t now);
+/* Move new samples into buffers and send what the sockets take; whether any client's cursor moved. */
+bool stat_stream_fill(uint64_t now);
+/*
+ * Nothing to do for the stream until a sample is written at or past `head`
+ * or a client's socket is ready: every client has read up to head, or has a
+ * full buffer (it polls for writing).
+ */
+bool stat_stream_idle(uint64_t head);
 /* Everything up to the ring's head is sent (or the client is gone). */
 bool stat_stream_drained(void);
 void stat_stream_close_all(void);

@@ -89,6 +89,33 @@ static inline bool stat_atomic_cas_u32(stat_atomic_u32 *a, uint32_t *expected, u
 		__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
+/*
+ * Sequentially consistent: only where two sides each store one word and
+ * then load the other's, and one of them must see the other's store (the
+ * ring's bell, ring.c). On x86-64 and arm64 a seq_cst load is the same
+ * instruction as an acquire load, and a seq_cst read-modify-write the same as
+ * an acq_rel one: only the compiler's freedom changes.
+ */
+static inline uint64_t stat_atomic_add_seq_cst(stat_atomic_u64 *a, uint64_t n)
+{
+	return __atomic_fetch_add(&a->v, n, __ATOMIC_SEQ_CST);
+}
+
+static inline uint64_t stat_atomic_load_seq_cst(stat_atomic_u64 *a)
+{
+	return __atomic_load_n(&a->v, __ATOMIC_SEQ_CST);
+}
+
+static inline uint32_t stat_atomic_load_u32_seq_cst(stat_atomic_u32 *a)
+{
+	return __atomic_load_n(&a->v, __ATOMIC_SEQ_CST);
+}
+
+static inline uint32_t stat_atomic_exchange_u32_seq_cst(stat_atomic_u32 *a, uint32_t v)
+{
+	return __atomic_exchange_n(&a->v, v, __ATOMIC_SEQ_CST);
+}
+
 static inline void stat_atomic_fence_acquire(void)
 {
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);

@@ -2,9 +2,16 @@
  * ring.c: see ring.h for the protocol.
  *
  * Writers run on sampler threads of any process; readers in the listener
- * process (stream) and in MSHUTDOWN (dump).
+ * process (stream) and in MSHUTDOWN (dump). The bell is rung by writers,
+ * armed and quieted by the listener's loop, waited on by its bell thread
+ * (listener/bell.c).
  */
+#include <errno.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/futex.h>
 
 #include "ring.h"
 #include "atomic.h"
@@ -35,9 +42,17 @@ struct _stat_ring {
 	uint64_t        slot_size;    /* a slot's bytes: its head and sample_size, rounded up to 64 */
 	uint64_t        reserved[5];
 	stat_atomic_u64 head;         /* the next position to claim; writers fetch-add it, readers load it */
-	unsigned char   padding[56];  /* head alone on its cache line */
+	stat_atomic_u32 bell;         /* STAT_RING_BELL_*: on head's line, which a writer has just written */
+	uint32_t        reserved_bell;
+	unsigned char   padding[48];  /* head and bell alone on their cache line */
 	unsigned char   data[];       /* the slots; position p lives in slot p % slots */
 };
+
+/* the bell's states (ring.h) */
+#define STAT_RING_BELL_QUIET 0
+#define STAT_RING_BELL_ARMED 1
+#define STAT_RING_BELL_RUNG  2
+#define STAT_RING_BELL_HEARD 3
 
 #define STAT_RING_BUSY(p) (2 * (p) + 1)
 #define STAT_RING_DONE(p) (2 * (p) + 2)
@@ -66,9 +81,23 @@ static inline stat_ring_slot *stat_ring_slot_at(stat_ring *ring, uint64_t positi
 	return (stat_ring_slot *) (ring->data + (position % ring->slots) * ring->slot_size);
 }
 
-bool stat_ring_write(stat_ring *ring, const void *sample, size_t size)
+/* A writer, after its sample: wake a listener asleep on the bell, the first writer only. */
+static inline void stat_ring_bell_ring(stat_ring *ring)
 {
-	uint64_t position = stat_atomic_add(&ring->head, 1);
+	uint32_t armed = STAT_RING_BELL_ARMED;
+
+	if (stat_atomic_load_u32_seq_cst(&ring->bell) == STAT_RING_BELL_ARMED &&
+		stat_atomic_cas_u32(&ring->bell, &armed, STAT_RING_BELL_RUNG)) {
+		/* shared (the listener is another process); never blocks */
+		syscall(SYS_futex, &ring->bell.v, FUTEX_WAKE, 1, NULL, NULL, 0);
+	}
+}
+
+/* Claim the next position and copy the sample into its slot; false if the slot was taken over. */
+static bool stat_ring_put(stat_ring *ring, const void *sample, size_t size)
+{
+	/* sequentially consistent: the bell's half of the protocol (ring.h) */
+	uint64_t position = stat_atomic_add_seq_cst(&ring->head, 1);
 	stat_ring_slot *slot = stat_ring_slot_at(ring, position);
 	uint64_t seq = stat_atomic_load(&slot->seq);
 	uint64_t busy = STAT_RING_BUSY(position);
@@ -99,6 +128,15 @@ bool stat_ring_write(stat_ring *ring, const void *sample, size_t size)
 
 	seq = busy;
 	return stat_atomic_cas(&slot->seq, &seq, STAT_RING_DONE(position));
+}
+
+bool stat_ring_write(stat_ring *ring, const void *sample, size_t size)
+{
+	bool written = stat_ring_put(ring, sample, size);
+
+	/* a slot lost to a later lap moved the head too: the listener has it to count */
+	stat_ring_bell_ring(ring);
+	return written;
 }
 
 void stat_ring_catch_up(stat_ring *ring, uint64_t *cursor, uint64_t *lost)
@@ -178,4 +216,55 @@ uint64_t stat_ring_tail(stat_ring *ring)
 size_t stat_ring_sample_size(stat_ring *ring)
 {
 	return ring->sample_size;
+}
+
+uint64_t stat_ring_bell_arm(stat_ring *ring)
+{
+	stat_atomic_exchange_u32_seq_cst(&ring->bell, STAT_RING_BELL_ARMED);
+	return stat_atomic_load_seq_cst(&ring->head);
+}
+
+void stat_ring_bell_quiet(stat_ring *ring)
+{
+	uint32_t armed = STAT_RING_BELL_ARMED;
+
+	/* only ARMED: RUNG and HEARD are the bell thread's to see through */
+	stat_atomic_cas_u32(&ring->bell, &armed, STAT_RING_BELL_QUIET);
+}
+
+bool stat_ring_bell_wait(stat_ring *ring, uint64_t timeout_ns)
+{
+	struct timespec deadline, *until = NULL;
+
+	if (timeout_ns) {
+		uint64_t ns;
+
+		clock_gettime(CLOCK_MONOTONIC, &deadline);
+		ns = (uint64_t) deadline.tv_nsec + timeout_ns;
+		deadline.tv_sec += (time_t) (ns / 1000000000ULL);
+		deadline.tv_nsec = (long) (ns % 1000000000ULL);
+		until = &deadline;
+	}
+	for (;;) {
+		uint32_t seen = stat_atomic_load_u32(&ring->bell);
+		long rc;
+
+		if (seen == STAT_RING_BELL_RUNG) {
+			if (stat_atomic_cas_u32(&ring->bell, &seen, STAT_RING_BELL_HEARD)) {
+				return true;
+			}
+			continue;
+		}
+		/*
+		 * Sleep while the word is what we saw: a writer's CAS to RUNG is
+		 * followed by its wake, and a change the listener's loop makes
+		 * (ARMED, QUIET) needs nothing from us, so it wakes nobody. An
+		 * absolute deadline (BITSET) so that a spurious return does not
+		 * start it over.
+		 */
+		rc = syscall(SYS_futex, &ring->bell.v, FUTEX_WAIT_BITSET, seen, until, NULL, FUTEX_BITSET_MATCH_ANY);
+		if (rc != 0 && errno == ETIMEDOUT) {
+			return false;
+		}
+	}
 }

@@ -13,6 +13,27 @@
  * the newer sample (its checksum, if it stores one, is for another position).
  * tests/unit/stalled-writer.c pauses a writer inside its copy;
  * tests/unit/test-ring.c runs writers and readers in threads and processes.
+ *
+ * The bell: how the listener sleeps, with no timer, while the ring holds
+ * nothing new, and is woken by the next sample. One 32-bit word beside the
+ * head, a futex in the shared mapping (not FUTEX_PRIVATE_FLAG: the writers
+ * are other processes):
+ *
+ *   QUIET  nobody listens; writers do nothing
+ *   ARMED  the listener sleeps: the first writer to turn it into RUNG wakes
+ *          the futex, once; every other writer does nothing
+ *   RUNG   a writer rang; the listener's bell thread turns it into HEARD
+ *   HEARD  heard (the loop is being woken); writers do nothing
+ *
+ * A writer pays one load of the word per sample (stat_ring_write, after the
+ * sample is complete), and one CAS and one FUTEX_WAKE (which never blocks)
+ * per time the listener fell asleep. A listener that is dead or stopped
+ * leaves the word RUNG at most once: nothing more for the writers, ever.
+ * No lost wake-up: the listener stores ARMED and then loads the head, a
+ * writer adds to the head and then loads the bell, all four sequentially
+ * consistent, so at least one of them sees the other's store: either the
+ * listener sees the new sample and does not sleep, or the writer sees ARMED
+ * and rings.
  */
 #ifndef STAT_RING_H
 #define STAT_RING_H
@@ -55,5 +76,20 @@ void stat_ring_skip(stat_ring *ring, uint64_t *cursor, uint64_t *lost);
 uint64_t stat_ring_head(stat_ring *ring);
 uint64_t stat_ring_tail(stat_ring *ring);
 size_t stat_ring_sample_size(stat_ring *ring);
+
+/*
+ * The listener, before it sleeps: ask the next writer to ring. Returns the
+ * head, loaded after ARMED is visible to every writer: a sample at or past
+ * it rings the bell; one before it was there to be read (do not sleep).
+ */
+uint64_t stat_ring_bell_arm(stat_ring *ring);
+/* The listener, awake: writers need not ring (a ring already in flight still arrives). */
+void stat_ring_bell_quiet(stat_ring *ring);
+/*
+ * The listener's bell thread: wait until a writer rang, for at most
+ * timeout_ns (0: no deadline); true once for each ring (RUNG turned into
+ * HEARD), false at the deadline.
+ */
+bool stat_ring_bell_wait(stat_ring *ring, uint64_t timeout_ns);
 
 #endif

@@ -14,6 +14,14 @@
  * One reader in each run waits until it is lapped, so the lost count is
  * always exercised.
  *
+ * The bell: a write rings only an armed bell, and only once however many
+ * writers follow (a listener that never comes back costs them nothing more);
+ * then writer processes and a listener that sleeps on the bell whenever it
+ * has read everything, each writer waiting until its sample was seen before
+ * it writes the next, so that every sample meets a listener awake, about to
+ * sleep or asleep: a lost wake-up leaves it asleep with a sample unread (the
+ * wait's 10 s deadline counts it).
+ *
  * Prints one line per case and "N passed, N failed" (unit.h).
  */
 #include <errno.h>
@@ -26,6 +34,7 @@
 #include <unistd.h>
 
 #include "shared/ring.h"
+#include "shared/atomic.h"
 #include "unit.h"
 
 #define SAMPLE   256
@@ -431,6 +440,122 @@ static void test_processes(void)
 	munmap(shared, bytes);
 }
 
+/* One process: what rings the bell, and how often. */
+static void test_bell_rings_once(void)
+{
+	stat_ring *ring = test_ring(8);
+	unsigned char sample[SAMPLE];
+	size_t size = test_sample(sample, 0, 0);
+	bool quiet_rang, first, again, after_quiet;
+	uint64_t head;
+	int i;
+
+	/* not armed: writes ring nothing */
+	stat_ring_write(ring, sample, size);
+	quiet_rang = stat_ring_bell_wait(ring, 1000000);
+	/* armed: the head as it is; 5 writes ring once */
+	head = stat_ring_bell_arm(ring);
+	for (i = 0; i < 5; i++) {
+		stat_ring_write(ring, sample, size);
+	}
+	first = stat_ring_bell_wait(ring, STAT_UNIT_SECONDS(10));
+	again = stat_ring_bell_wait(ring, 1000000);
+	/* armed and quieted before a write: nothing */
+	stat_ring_bell_arm(ring);
+	stat_ring_bell_quiet(ring);
+	stat_ring_write(ring, sample, size);
+	after_quiet = stat_ring_bell_wait(ring, 1000000);
+	stat_unit_case("ring: the bell rings only armed, once for any number of writes, and not once quieted",
+		!quiet_rang && head == 1 && first && !again && !after_quiet,
+		"unarmed rang %d, head %llu, rung %d, rung again %d, rung after quiet %d", quiet_rang,
+		(unsigned long long) head, first, again, after_quiet);
+	free(ring);
+}
+
+#define BELL_WRITERS 2
+#define BELL_WRITES  1000
+
+typedef struct {
+	stat_atomic_u64 seen;  /* positions the listener has read up to */
+	stat_atomic_u64 slow;  /* a writer gave up waiting for its sample to be seen */
+	stat_ring      *ring;
+} test_bell_run;
+
+/* A writer process: one sample, then wait until the listener has seen it. */
+static void test_bell_writer(test_bell_run *run, uint32_t writer)
+{
+	unsigned char sample[SAMPLE];
+	uint64_t i, deadline = stat_unit_now() + STAT_UNIT_SECONDS(60);
+
+	for (i = 0; i < BELL_WRITES; i++) {
+		uint64_t position = stat_ring_head(run->ring);
+
+		stat_ring_write(run->ring, sample, test_sample(sample, writer, i));
+		/* seen up to at least this write's position (the head only grows) */
+		while (stat_atomic_load(&run->seen) <= position) {
+			if (stat_unit_now() > deadline) {
+				stat_atomic_inc(&run->slow);
+				return;
+			}
+			sched_yield();
+		}
+	}
+}
+
+/* Writer processes; the listener is this process: it sleeps on the bell whenever it has seen the head. */
+static void test_bell_processes(void)
+{
+	size_t header = (sizeof(test_bell_run) + 63) & ~(size_t) 63, bytes = header + stat_ring_size(SLOTS, SAMPLE);
+	unsigned char *shared = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	test_bell_run *run = (test_bell_run *) shared;
+	uint64_t seen = 0, sleeps = 0, lost = 0, total = BELL_WRITERS * BELL_WRITES;
+	pid_t children[BELL_WRITERS];
+	int i, exited = 0;
+
+	if (shared == MAP_FAILED) {
+		stat_unit_case("ring: the bell between processes", false, "mmap: %s", strerror(errno));
+		return;
+	}
+	run->ring = (stat_ring *) (shared + header);
+	stat_ring_init(run->ring, SLOTS, SAMPLE);
+	for (i = 0; i < BELL_WRITERS; i++) {
+		children[i] = fork();
+		if (children[i] == 0) {
+			test_bell_writer(run, (uint32_t) i);
+			_exit(0);
+		}
+	}
+	while (seen < total && lost == 0 && stat_atomic_load(&run->slow) == 0) {
+		uint64_t head = stat_ring_bell_arm(run->ring);
+
+		if (head > seen) {
+			stat_ring_bell_quiet(run->ring);
+			seen = head;
+			stat_atomic_store(&run->seen, seen);
+			continue;
+		}
+		if (stat_ring_bell_wait(run->ring, STAT_UNIT_SECONDS(10))) {
+			sleeps++;
+		} else {
+			lost++;
+		}
+	}
+	stat_atomic_store(&run->seen, UINT64_MAX);
+	for (i = 0; i < BELL_WRITERS; i++) {
+		int status = 0;
+
+		if (children[i] > 0 && waitpid(children[i], &status, 0) == children[i] && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+			exited++;
+		}
+	}
+	stat_unit_case("ring: 2 writer processes and a listener asleep on the bell whenever it has read all: every sample wakes it, no wake-up lost",
+		exited == BELL_WRITERS && seen == total && lost == 0 && sleeps > 0 && stat_atomic_load(&run->slow) == 0,
+		"%d children exited, seen %llu of %llu, woken %llu times, %llu waits ran out, %llu writers gave up",
+		exited, (unsigned long long) seen, (unsigned long long) total, (unsigned long long) sleeps,
+		(unsigned long long) lost, (unsigned long long) stat_atomic_load(&run->slow));
+	munmap(shared, bytes);
+}
+
 int main(void)
 {
 	test_round_trip();
@@ -440,5 +565,7 @@ int main(void)
 	test_lapped_reader();
 	test_threads();
 	test_processes();
+	test_bell_rings_once();
+	test_bell_processes();
 	return stat_unit_done();
 }
