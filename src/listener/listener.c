@@ -6,7 +6,9 @@
  * PHP process that PHP code or php-fpm could reap): a small process (named
  * "stat listener") that owns the listening sockets and serves every stream
  * and control client with poll(), reading the shared ring. It never runs PHP
- * code. It lives as long as any PHP process shares stat: each of them holds
+ * code. It sleeps while its stream clients have read everything (the ring's
+ * bell, bell.c, wakes it for the next sample) and batches samples that flow
+ * (STAT_LISTENER_BATCH_MS); see stat_listener_timeout. It lives as long as any PHP process shares stat: each of them holds
  * the write end of a pipe (inherited across fork, closed on exec) and the
  * listener stops when the read end reports that the last one is gone. So a
  * daemonizing php-fpm (whose first process exits), worker recycling and
@@ -51,9 +53,11 @@
 /*
  * How often new samples are picked up while they flow (the last round moved
  * some): a sample waits at most this long in the ring for a stream client.
- * bench/run --listener measured the listener's CPU per sample against it.
+ * 8, not 10: the round's own work and the client's read come on top, and
+ * bench/listener measured the same CPU per sample at 5, 8 and 10 ms
+ * (bench/RESULTS-listener.md), only fewer wake-ups the longer it is.
  */
-#define STAT_LISTENER_BATCH_MS 10
+#define STAT_LISTENER_BATCH_MS 8
 /*
  * The longest poll() otherwise (no stream client, or none has anything to
  * read: the ring's bell wakes the loop for the next sample): a round, and a
@@ -108,9 +112,12 @@ static void stat_listener_drain(void)
  * How long the next poll() may wait. While samples flow (the last round
  * moved some, or some are still to be read) the stream is batched: a round
  * every STAT_LISTENER_BATCH_MS. Otherwise the loop sleeps until a socket
- * stirs, the heartbeat is due or, with stream clients and a bell, a writer
- * rings: the bell is armed and the ring looked at once more after, so a
- * sample written meanwhile is not slept over (ring.h).
+ * stirs, the heartbeat is due or, when a stream client can take a sample and
+ * there is a bell, a writer rings: the bell is armed and the ring looked at
+ * once more after, so a sample written meanwhile is not slept over (ring.h).
+ * Clients that all have full buffers want nothing from the ring until their
+ * sockets take more: then the bell stays quiet (else every sample would
+ * wake a loop that can do nothing with it).
  */
 static int stat_listener_timeout(int bell, bool moved)
 {
@@ -121,6 +128,9 @@ static int stat_listener_timeout(int bell, bool moved)
 	}
 	if (moved || bell < 0 || !stat_stream_idle(stat_ring_head(ring))) {
 		return STAT_LISTENER_BATCH_MS;
+	}
+	if (stat_stream_full()) {
+		return STAT_LISTENER_IDLE_MS;
 	}
 	if (stat_stream_idle(stat_ring_bell_arm(ring))) {
 		return STAT_LISTENER_IDLE_MS;

@@ -424,6 +424,19 @@ bool stat_stream_idle(uint64_t head)
 	return true;
 }
 
+bool stat_stream_full(void)
+{
+	size_t i;
+
+	for (i = 0; i < stat_stream_clients_count; i++) {
+		if (stat_stream_clients[i].out.length < STAT_STREAM_BUFFER_LIMIT) {
+			return false;
+		}
+	}
+
+	return true;
+}
+
 /*
  * At close, what a client will not get: the lines still in its buffer, the
  * samples still in the ring for it, and what it had lost and not been told.

@@ -31,6 +31,8 @@ bool stat_stream_fill(uint64_t now);
  * full buffer (it polls for writing).
  */
 bool stat_stream_idle(uint64_t head);
+/* No client can take a sample now (each has a full buffer; or there is none): only sockets can give the stream work. */
+bool stat_stream_full(void);
 /* Everything up to the ring's head is sent (or the client is gone). */
 bool stat_stream_drained(void);
 void stat_stream_close_all(void);

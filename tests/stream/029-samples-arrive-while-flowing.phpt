@@ -1,5 +1,5 @@
 --TEST--
-stream: while samples flow every one reaches the client, and none waits in the ring long (the listener batches them on a short timer; bounded here at a generous 500 ms, the 10 ms target is bench/run's)
+stream: while samples flow every one reaches the client, and none waits in the ring long (the listener batches them on a short timer; bounded here at a generous 500 ms, the 10 ms target is bench/listener's)
 --INI--
 stat.stream=0
 stat.control=0
