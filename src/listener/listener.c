@@ -8,7 +8,8 @@
  * and control client with poll(), reading the shared ring. It never runs PHP
  * code. It sleeps while its stream clients have read everything (the ring's
  * bell, bell.c, wakes it for the next sample) and batches samples that flow
- * (STAT_LISTENER_BATCH_MS); see stat_listener_timeout. It lives as long as any PHP process shares stat: each of them holds
+ * (STAT_LISTENER_BATCH_MS; stat_listener_timeout). It lives as long as any
+ * PHP process shares stat: each of them holds
  * the write end of a pipe (inherited across fork, closed on exec) and the
  * listener stops when the read end reports that the last one is gone. So a
  * daemonizing php-fpm (whose first process exits), worker recycling and

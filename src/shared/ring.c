@@ -228,7 +228,10 @@ void stat_ring_bell_quiet(stat_ring *ring)
 {
 	uint32_t armed = STAT_RING_BELL_ARMED;
 
-	/* only ARMED: RUNG and HEARD are the bell thread's to see through (a load first: no locked op on the head's line when there is nothing to do) */
+	/*
+	 * Only ARMED: RUNG and HEARD are the bell thread's to see through. A load
+	 * first: no locked op on the head's line when there is nothing to do.
+	 */
 	if (stat_atomic_load_u32(&ring->bell) == STAT_RING_BELL_ARMED) {
 		stat_atomic_cas_u32(&ring->bell, &armed, STAT_RING_BELL_QUIET);
 	}
