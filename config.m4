@@ -94,6 +94,7 @@ if test "$PHP_STAT" != "no"; then
     src/common/buffer.c \
     src/common/address.c \
     src/common/task.c \
+    src/common/daemon.c \
     src/request/settings.c \
     src/request/request.c \
     src/request/uri.c \

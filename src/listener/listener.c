@@ -2,8 +2,8 @@
  * listener.c: the listener process (see listener.h).
  *
  * stat_listener_start runs in MINIT, after the sockets are open (socket.c),
- * and starts the listener (forked twice, so that it is not a child of the
- * PHP process that PHP code or php-fpm could reap): a small process (named
+ * and starts the listener (common/daemon.c: forked twice, so that it is not a
+ * child of the PHP process that PHP code or php-fpm could reap): a small process (named
  * "stat listener") that owns the listening sockets and serves every stream
  * and control client with poll(), reading the shared ring. It never runs PHP
  * code. It sleeps while its stream clients have read everything (the ring's
@@ -18,7 +18,7 @@
  * for at most about a second.
  *
  * Who runs what: stat_listener_start, the main thread in MINIT; the loop
- * (main, drain, detach), the listener process only; stat_listener_state and
+ * (run, main, drain), the listener process only; stat_listener_state and
  * stat_listener_gone, any thread of any process (they read the shared
  * listener state, memory.h); stat_listener_release, every PHP process at
  * MSHUTDOWN. The listener writes its pid and heartbeat into the shared
@@ -32,7 +32,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <dirent.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
@@ -43,6 +42,7 @@
 #include "control.h"
 #include "handshake.h"
 #include "status.h"
+#include "../common/daemon.h"
 #include "../shared/clock.h"
 #include "../shared/memory.h"
 #include "../shared/ring.h"
@@ -205,126 +205,33 @@ static void stat_listener_main(int alive, stat_socket *stream, stat_socket *cont
 }
 
 /* In the new listener process: keep only what it needs, away from the terminal's signals. */
-static void stat_listener_detach(int alive, stat_socket *stream, stat_socket *control)
+/* What the listener process is given to run. */
+typedef struct _stat_listener_sockets {
+	stat_socket *stream;
+	stat_socket *control;
+} stat_listener_sockets;
+
+/* The listener process: detached from PHP, it serves until the last PHP process is gone. */
+static void stat_listener_run(int alive, void *argument)
 {
-	struct sigaction ignore, dfl;
-	sigset_t none;
-	DIR *dir;
-	int null, sig;
+	stat_listener_sockets *sockets = argument;
+	int keep[3] = {alive, sockets->stream->fd, sockets->control->fd};
 
-	setpgid(0, 0);
-	prctl(PR_SET_NAME, "stat listener", 0, 0, 0);
-
-	memset(&ignore, 0, sizeof(ignore));
-	ignore.sa_handler = SIG_IGN;
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	for (sig = 1; sig < NSIG; sig++) {
-		sigaction(sig, sig == SIGPIPE || sig == SIGINT || sig == SIGQUIT || sig == SIGHUP ||
-			sig == SIGTSTP || sig == SIGTTOU || sig == SIGTTIN ? &ignore : &dfl, NULL);
-	}
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-
-	/* whoever reads the PHP process's output must not wait for us */
-	null = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (null >= 0) {
-		dup2(null, STDIN_FILENO);
-		dup2(null, STDOUT_FILENO);
-		dup2(null, STDERR_FILENO);
-		if (null > STDERR_FILENO) {
-			close(null);
-		}
-	}
-
-	dir = opendir("/proc/self/fd");
-	if (dir) {
-		struct dirent *entry;
-		int mine = dirfd(dir);
-
-		while ((entry = readdir(dir)) != NULL) {
-			int fd = atoi(entry->d_name);
-
-			if (entry->d_name[0] == '.' || fd <= STDERR_FILENO || fd == mine ||
-				fd == alive || fd == stream->fd || fd == control->fd) {
-				continue;
-			}
-			close(fd);
-		}
-		closedir(dir);
-	}
+	stat_daemon_detach("stat listener", keep, 3);
+	stat_listener_main(alive, sockets->stream, sockets->control);
 }
 
 bool stat_listener_start(stat_socket *stream, stat_socket *control, char *error, size_t error_size)
 {
-	int alive[2], report[2];
-	pid_t pid, listener = -1;
-	ssize_t got;
+	stat_listener_sockets sockets = {stream, control};
+	int alive;
+	pid_t pid = stat_daemon_start("the listener", stat_listener_run, &sockets, &alive, error, error_size);
 
-	if (pipe2(alive, O_CLOEXEC) != 0) {
-		snprintf(error, error_size, "pipe(): %s", strerror(errno));
-		return false;
-	}
-
-	/*
-	 * Two forks: the first child forks the listener and exits at once, and is
-	 * reaped here. The listener is then nobody's child in this process tree
-	 * (init or the nearest subreaper adopts it), so a PHP script reaping its
-	 * children (pcntl_wait() until -1) or php-fpm's master never sees it.
-	 * The listener reports its pid through the pipe before it serves.
-	 */
-	if (pipe2(report, O_CLOEXEC) != 0) {
-		snprintf(error, error_size, "pipe(): %s", strerror(errno));
-		close(alive[0]);
-		close(alive[1]);
-		return false;
-	}
-	pid = fork();
 	if (pid < 0) {
-		snprintf(error, error_size, "fork(): %s", strerror(errno));
-		close(alive[0]);
-		close(alive[1]);
-		close(report[0]);
-		close(report[1]);
 		return false;
 	}
-
-	if (pid == 0) {
-		pid_t listener;
-
-		close(alive[1]);
-		close(report[0]);
-		listener = fork();
-		if (listener != 0) {
-			/* the intermediate process: say who the listener is (or that there is none), and go */
-			ssize_t written = write(report[1], &listener, sizeof(listener));
-
-			(void) written;
-			_exit(0);
-		}
-		close(report[1]);
-		stat_listener_detach(alive[0], stream, control);
-		stat_listener_main(alive[0], stream, control);
-		_exit(0);
-	}
-
-	close(report[1]);
-	do {
-		got = read(report[0], &listener, sizeof(listener));
-	} while (got < 0 && errno == EINTR);
-	close(report[0]);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
-	}
-	if (got != (ssize_t) sizeof(listener) || listener < 0) {
-		snprintf(error, error_size, "fork(): %s", got == (ssize_t) sizeof(listener) ? "the listener could not be started" : strerror(errno));
-		close(alive[0]);
-		close(alive[1]);
-		return false;
-	}
-	pid = listener;
 
 	/* the PHP process keeps the write end; the sockets are the listener's */
-	close(alive[0]);
 	if (stream->fd >= 0) {
 		close(stream->fd);
 		stream->fd = -1;
@@ -333,7 +240,7 @@ bool stat_listener_start(stat_socket *stream, stat_socket *control, char *error,
 		close(control->fd);
 		control->fd = -1;
 	}
-	stat_listener.alive = alive[1];
+	stat_listener.alive = alive;
 	stat_atomic_store(&stat_memory->listener.heartbeat, stat_clock_now());
 	stat_atomic_store(&stat_memory->listener.pid, (uint64_t) pid);
 	return true;

@@ -3,10 +3,10 @@
  *
  * stat.sampler=pool: instead of a thread in every PHP process, one process
  * (named "stat pool") samples every active request of every process sharing
- * the mapping, once per interval, on one wake-up. It is forked at MINIT,
- * twice (as the listener is: nobody's child in the PHP process tree), from
- * the process that mapped stat, and lives while any PHP process sharing
- * stat does (an alive pipe, as the listener's). It runs no PHP code and
+ * the mapping, once per interval, on one wake-up. It is forked at MINIT
+ * from the process that mapped stat (common/daemon.c, as the listener is:
+ * nobody's child in the PHP process tree), and lives while any PHP process
+ * sharing stat does (its alive pipe). It runs no PHP code and
  * calls no PHP API: it reads.
  *
  * How it reads a worker: through a descriptor of the worker's
@@ -40,7 +40,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <dirent.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -52,7 +51,6 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 
 #include "pool.h"
 #include "../shared/places.h"
@@ -65,6 +63,7 @@
 #include "../listener/sample.h"
 #include "../request/settings.h"
 #include "../common/task.h"
+#include "../common/daemon.h"
 
 /* one interval of CPU time in a request's credit (stat_pool_cpu_due): a fixed point */
 #define STAT_POOL_CREDIT_ONE 65536ULL
@@ -713,59 +712,19 @@ static void stat_pool_main(int alive, int socket)
 	}
 }
 
-/* Pool process: leave the PHP process's signals, terminal, output and descriptors (but `alive` and `socket`). */
-static void stat_pool_detach(int alive, int socket)
+/* The pool process: detached from PHP, it samples until the last PHP process is gone. */
+static void stat_pool_run(int alive, void *argument)
 {
-	struct sigaction ignore, dfl;
-	sigset_t none;
-	DIR *dir;
-	int null, sig;
+	int keep[2] = {alive, *(int *) argument};
 
-	setpgid(0, 0);
-	prctl(PR_SET_NAME, "stat pool", 0, 0, 0);
-	memset(&ignore, 0, sizeof(ignore));
-	ignore.sa_handler = SIG_IGN;
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	for (sig = 1; sig < NSIG; sig++) {
-		sigaction(sig, sig == SIGPIPE || sig == SIGINT || sig == SIGQUIT || sig == SIGHUP ||
-			sig == SIGTSTP || sig == SIGTTOU || sig == SIGTTIN ? &ignore : &dfl, NULL);
-	}
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-
-	null = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (null >= 0) {
-		dup2(null, STDIN_FILENO);
-		dup2(null, STDOUT_FILENO);
-		dup2(null, STDERR_FILENO);
-		if (null > STDERR_FILENO) {
-			close(null);
-		}
-	}
-	dir = opendir("/proc/self/fd");
-	if (dir) {
-		struct dirent *entry;
-		int mine = dirfd(dir);
-
-		while ((entry = readdir(dir)) != NULL) {
-			int fd = atoi(entry->d_name);
-
-			if (entry->d_name[0] == '.' || fd <= STDERR_FILENO || fd == mine || fd == alive || fd == socket) {
-				continue;
-			}
-			close(fd);
-		}
-		closedir(dir);
-	}
+	stat_daemon_detach("stat pool", keep, 2);
+	stat_pool_main(alive, keep[1]);
 }
 
 bool stat_pool_start(char *error, size_t error_size)
 {
-	int alive[2], sockets[2], report[2];
-	pid_t pid, sampler = -1;
-	ssize_t got;
-	int size = 1024 * 1024;
+	int sockets[2], alive, size = 1024 * 1024;
+	pid_t pid;
 
 	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sockets) != 0) {
 		snprintf(error, error_size, "socketpair(): %s", strerror(errno));
@@ -778,72 +737,16 @@ bool stat_pool_start(char *error, size_t error_size)
 	 * request (the pool sampler says in the place what it holds)
 	 */
 	setsockopt(sockets[0], SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
-	if (pipe2(alive, O_CLOEXEC) != 0) {
-		snprintf(error, error_size, "pipe(): %s", strerror(errno));
-		close(sockets[0]);
-		close(sockets[1]);
-		return false;
-	}
-	if (pipe2(report, O_CLOEXEC) != 0) {
-		snprintf(error, error_size, "pipe(): %s", strerror(errno));
-		close(sockets[0]);
-		close(sockets[1]);
-		close(alive[0]);
-		close(alive[1]);
-		return false;
-	}
-	pid = fork();
-	if (pid < 0) {
-		snprintf(error, error_size, "fork(): %s", strerror(errno));
-		close(sockets[0]);
-		close(sockets[1]);
-		close(alive[0]);
-		close(alive[1]);
-		close(report[0]);
-		close(report[1]);
-		return false;
-	}
-	if (pid == 0) {
-		pid_t child;
-
-		close(alive[1]);
-		close(sockets[0]);
-		close(report[0]);
-		child = fork();
-		if (child != 0) {
-			/* the intermediate process: say who the sampler is (or that there is none), and go */
-			ssize_t written = write(report[1], &child, sizeof(child));
-
-			(void) written;
-			_exit(0);
-		}
-		close(report[1]);
-		stat_pool_detach(alive[0], sockets[1]);
-		stat_pool_main(alive[0], sockets[1]);
-		_exit(0);
-	}
-
-	close(report[1]);
-	do {
-		got = read(report[0], &sampler, sizeof(sampler));
-	} while (got < 0 && errno == EINTR);
-	close(report[0]);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
-	}
-	if (got != (ssize_t) sizeof(sampler) || sampler < 0) {
-		snprintf(error, error_size, "fork(): %s", got == (ssize_t) sizeof(sampler) ? "the pool sampler could not be started" :
-			got < 0 ? strerror(errno) : "the pool sampler's starter ended without a word");
-		close(alive[0]);
-		close(sockets[1]);
-		close(alive[1]);
-		close(sockets[0]);
-		return false;
-	}
-	close(alive[0]);
+	/* (the PHP processes' end, sockets[0], is closed in the pool sampler by the detach) */
+	pid = stat_daemon_start("the pool sampler", stat_pool_run, &sockets[1], &alive, error, error_size);
 	close(sockets[1]);
+	if (pid < 0) {
+		close(sockets[0]);
+		return false;
+	}
 	stat_pool.send = sockets[0];
-	stat_pool.alive = alive[1];
-	stat_pool.pid = sampler;
-	stat_atomic_store(&stat_memory->pool.pid, (uint64_t) sampler);
+	stat_pool.alive = alive;
+	stat_pool.pid = pid;
+	stat_atomic_store(&stat_memory->pool.pid, (uint64_t) pid);
 	return true;
 }

@@ -21,8 +21,8 @@
 #include <zlib.h>
 
 #include "input.h"
-/* STAT_SECRET_MIN and _MAX: the secret line a remote socket takes, by its path (no include path) */
-#include "../../../src/common/control_codes.h"
+/* the secret line a remote socket takes, read as stat reads stat.secret's (by its path: no include path) */
+#include "../../../src/common/secret_file.h"
 
 struct _statq_input {
 	int      fd;
@@ -278,54 +278,19 @@ static int statq_connect_address(const char *address, const char *inside, char *
 }
 
 /*
- * The secret in `file`: one line of STAT_SECRET_MIN to STAT_SECRET_MAX bytes
- * (its newline not part of it), as stat reads stat.secret; false with why.
+ * The secret in `file` (common/secret_file.h: one line of STAT_SECRET_MIN to STAT_SECRET_MAX bytes,
+ * its newline not part of it), as stat reads stat.secret, with its newline added for the wire; false with why.
  */
 static bool statq_secret_read(const char *file, char *secret, size_t *length, char *error, size_t error_size)
 {
-	char buffer[STAT_SECRET_MAX + 3];
-	size_t have = 0;
-	ssize_t got;
-	struct stat st;
-	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	bool others;
 
-	if (fd < 0) {
-		snprintf(error, error_size, "--secret-file: cannot open %s: %s", file, strerror(errno));
+	if (!stat_secret_file_read("--secret-file", file, secret, length, &others, error, error_size)) {
 		return false;
 	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		snprintf(error, error_size, "--secret-file: %s is not a regular file", file);
-		close(fd);
-		return false;
-	}
-	while (have < sizeof(buffer) && (got = read(fd, buffer + have, sizeof(buffer) - have)) != 0) {
-		if (got < 0 && errno == EINTR) {
-			continue;
-		}
-		if (got < 0) {
-			snprintf(error, error_size, "--secret-file: cannot read %s: %s", file, strerror(errno));
-			close(fd);
-			return false;
-		}
-		have += (size_t) got;
-	}
-	close(fd);
-	if (have > 0 && buffer[have - 1] == '\n') {
-		have--;
-		if (have > 0 && buffer[have - 1] == '\r') {
-			have--;
-		}
-	}
-	if (have < STAT_SECRET_MIN || have > STAT_SECRET_MAX || memchr(buffer, '\n', have)) {
-		snprintf(error, error_size, "--secret-file: %s must hold one line of %d to %d bytes, as stat.secret's file does",
-			file, STAT_SECRET_MIN, STAT_SECRET_MAX);
-		explicit_bzero(buffer, sizeof(buffer));
-		return false;
-	}
-	memcpy(secret, buffer, have);
-	secret[have] = '\n';
-	*length = have + 1;
-	explicit_bzero(buffer, sizeof(buffer));
+	/* (the line as it goes on the wire: the secret and its newline) */
+	secret[*length] = '\n';
+	*length += 1;
 	return true;
 }
 
