@@ -33,7 +33,8 @@ function run(string $title, array $ini): void
 }
 
 run('0.0.0.0, stat.remote unset', $remote);
-run('loopback (127.0.0.1, localhost)', ['stat.stream' => 'tcp://127.0.0.1:0', 'stat.control' => 'tcp://localhost:0']);
+/* (127.0.0.2: the whole of 127/8 is loopback; "localhost" need not resolve, a minimal chroot has no /etc/hosts) */
+run('loopback (127.0.0.1, 127.0.0.2)', ['stat.stream' => 'tcp://127.0.0.1:0', 'stat.control' => 'tcp://127.0.0.2:0']);
 run('stat.remote=On, no stat.secret', $remote + ['stat.remote' => 'On']);
 run('stat.remote=On, a 7-byte secret', $remote + ['stat.remote' => 'On', 'stat.secret' => "$dir/short"]);
 run('stat.remote=On, a FIFO', $remote + ['stat.remote' => 'On', 'stat.secret' => "$dir/fifo"]);
@@ -45,7 +46,7 @@ run('stat.remote=On, mode 0600', $remote + ['stat.remote' => 'On', 'stat.secret'
 0.0.0.0, stat.remote unset: exit 0, stream none, control none
   stat.stream: tcp://0.0.0.0:0 is not a loopback address: whoever reaches it could read every sampled request; refused: set stat.remote=On, and stat.secret to a file its clients must present, to open it on purpose (or listen on a unix socket or 127.0.0.1); stat runs without a stream socket
   stat.control: tcp://0.0.0.0:0 is not a loopback address: whoever reaches it could change sampling, and its cost, for the whole pool; refused: set stat.remote=On, and stat.secret to a file its clients must present, to open it on purpose (or listen on a unix socket or 127.0.0.1); stat runs without a control socket
-loopback (127.0.0.1, localhost): exit 0, stream tcp://127.0.0.1:PORT, control tcp://%s:PORT
+loopback (127.0.0.1, 127.0.0.2): exit 0, stream tcp://127.0.0.1:PORT, control tcp://127.0.0.2:PORT
 stat.remote=On, no stat.secret: exit 0, stream none, control none
   stat.stream: tcp://0.0.0.0:0 is remote (stat.remote=On) and needs a secret: stat.secret is not set (a file holding one line of 16 to 1024 bytes, e.g. made with: head -c 32 /dev/urandom | base64 > /etc/php/stat.secret; chmod 600 /etc/php/stat.secret); stat runs without a stream socket
   stat.control: tcp://0.0.0.0:0 is remote (stat.remote=On) and needs a secret, which stat.secret did not give (see above); stat runs without a control socket
