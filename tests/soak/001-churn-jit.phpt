@@ -1,5 +1,5 @@
 --TEST--
-soak: STAT_SOAK_SECONDS (600 by default) of churn at stat.interval=10 with stat.stack=64 under the tracing JIT (with STAT_SOAK_SAMPLER=pool, in pool mode: scripts/matrix's chroots), two validating clients and one that never reads: no invalid line, samples + lost = written (+ dropped) for each, resident memory of PHP, of the listener (and of the pool sampler) flat after the warm-up
+soak: STAT_SOAK_SECONDS (600 by default) of churn at stat.interval=10 with stat.stack=64 under the tracing JIT (with STAT_SOAK_SAMPLER=pool, in pool mode), two validating clients and one that never reads: no invalid line, samples + lost = written (+ dropped) for each, resident memory of PHP, of the listener (and of the pool sampler) flat after the warm-up
 --SKIPIF--
 <?php
 if (!getenv('STAT_TEST_HEAVY')) die('skip set STAT_TEST_HEAVY');
