@@ -26,7 +26,8 @@
  * changed during the read (its request ended) gives no sample (counted as
  * failed). Ticks fall at a random point of each interval, as the request
  * sampler's do; a tick that comes whole intervals late writes samples that
- * stand for them (their weight). Under stat.pool_rate (live) the interval
+ * stand for them (their weight: stat_sampler_weight, which spreads what a
+ * request ran through meanwhile over its next samples). Under stat.pool_rate (live) the interval
  * grows alike for every request when the requests active would take more
  * samples a second at stat.interval (stat_pool_interval), and the interval
  * in force is published for the status line. With no active place the
@@ -92,6 +93,9 @@ typedef struct _stat_pool_slot {
 	uint64_t           opened;           /* the owner the pool sampler tried to open the memory of itself (stat_pool_open) */
 	uint64_t           cpu_owner;        /* the owner cpu_clock is of */
 	clockid_t          cpu_clock;        /* its process's CPU clock (clock_getcpuclockid) */
+	uint64_t           owed_serial;      /* the request owed is of (the place's serial) */
+	uint64_t           owed;             /* ... the intervals its next samples are owed (stat_sampler_weight) */
+	uint64_t           tick_cpu;         /* ... on the wall clock: its process's CPU time at its last sample (0: none) */
 } stat_pool_slot;
 
 /* A read planned for a tick: the place, the CPU its request last ran on, and its order. */
@@ -257,6 +261,53 @@ static bool stat_pool_thread_runs(stat_pool_slot *slot, const stat_place_view *v
 	return stat_task_runs(slot->task_stat);
 }
 
+/* Pool process: the CPU time of the place's owner process (ns). */
+static bool stat_pool_cpu_now(stat_pool_slot *slot, const stat_place_view *view, uint64_t *cpu)
+{
+	struct timespec ts;
+
+	if (slot->cpu_owner != view->owner) {
+		/* (any process's CPU clock may be read; a thread's only from its own process) */
+		if (clock_getcpuclockid((pid_t) (uint32_t) view->owner, &slot->cpu_clock) != 0) {
+			return false;
+		}
+		slot->cpu_owner = view->owner;
+	}
+	if (clock_gettime(slot->cpu_clock, &ts) != 0) {
+		return false;
+	}
+	*cpu = (uint64_t) ts.tv_sec * STAT_NS_PER_SEC + (uint64_t) ts.tv_nsec;
+	return true;
+}
+
+/* Pool process: what the place's request is owed (stat_sampler_weight), from 0 at its start. */
+static uint64_t *stat_pool_owed(stat_pool_slot *slot, const stat_place_view *view)
+{
+	if (slot->owed_serial != view->serial) {
+		slot->owed_serial = view->serial;
+		slot->owed = 0;
+		slot->tick_cpu = 0;
+	}
+	return &slot->owed;
+}
+
+/*
+ * Pool process, on the wall clock: the weight of the place's sample at a
+ * tick `missed` intervals late (stat_sampler_weight): of those, the ones
+ * its process ran in are its CPU time since its last sample, in intervals.
+ */
+static uint16_t stat_pool_wall_weight(stat_pool_slot *slot, const stat_place_view *view, uint64_t missed, uint64_t interval)
+{
+	uint64_t *owed = stat_pool_owed(slot, view), cpu = 0, ran = 0;
+	bool have_cpu = stat_pool_cpu_now(slot, view, &cpu);
+
+	if (missed && have_cpu && slot->tick_cpu && cpu > slot->tick_cpu && interval) {
+		ran = (cpu - slot->tick_cpu) / interval;
+	}
+	slot->tick_cpu = have_cpu ? cpu : 0;
+	return stat_sampler_weight(owed, missed, ran);
+}
+
 /*
  * Pool process, on the CPU clock: whether to sample the place's request at
  * this tick, and with which weight (*weight: the intervals of CPU time it
@@ -282,19 +333,10 @@ static bool stat_pool_thread_runs(stat_pool_slot *slot, const stat_place_view *v
 static bool stat_pool_cpu_due(stat_pool_state *state, stat_pool_slot *slot, const stat_place_view *view, uint16_t *weight)
 {
 	uint64_t span = *weight, cpu, now, dcpu, dwall, whole;
-	struct timespec ts;
 
-	if (slot->cpu_owner != view->owner) {
-		/* (any process's CPU clock may be read; a thread's only from its own process) */
-		if (clock_getcpuclockid((pid_t) (uint32_t) view->owner, &slot->cpu_clock) != 0) {
-			return false;
-		}
-		slot->cpu_owner = view->owner;
-	}
-	if (clock_gettime(slot->cpu_clock, &ts) != 0) {
+	if (!stat_pool_cpu_now(slot, view, &cpu)) {
 		return false;
 	}
-	cpu = (uint64_t) ts.tv_sec * STAT_NS_PER_SEC + (uint64_t) ts.tv_nsec;
 	now = stat_clock_now();
 	if (slot->cpu_serial != view->serial) {
 		/* a new request: its credit begins at a random point of an interval */
@@ -321,7 +363,8 @@ static bool stat_pool_cpu_due(stat_pool_state *state, stat_pool_slot *slot, cons
 	if (whole > 1) {
 		stat_atomic_count(STAT_COUNTER(ticks_missed), whole - 1);
 	}
-	*weight = stat_sampler_weight(whole - 1);
+	/* (each interval of CPU is one the process ran) */
+	*weight = stat_sampler_weight(stat_pool_owed(slot, view), whole - 1, whole - 1);
 	return true;
 }
 
@@ -408,11 +451,13 @@ static void stat_pool_sweep(stat_pool_state *state)
 
 /*
  * Pool process: sample one place, if it serves a request and its memory was
- * handed over (on the CPU clock, if it used an interval of CPU). True if it
- * was active.
+ * handed over (on the CPU clock, if it used an interval of CPU), at a tick
+ * `missed` intervals (`interval` ns each) late. True if it was active.
  */
-static bool stat_pool_sample(stat_pool_state *state, int place, uint8_t clock, uint16_t weight)
+static bool stat_pool_sample(stat_pool_state *state, int place, uint8_t clock, uint64_t missed, uint64_t interval)
 {
+	/* (on the CPU clock, stat_pool_cpu_due takes the tick's span in intervals and gives the weight) */
+	uint16_t weight = (uint16_t) (missed >= UINT16_MAX - 1 ? UINT16_MAX : missed + 1);
 	stat_places *places = stat_memory->places;
 	stat_pool_slot *slot = &state->slots[place];
 	stat_place_view view;
@@ -463,6 +508,9 @@ static bool stat_pool_sample(stat_pool_state *state, int place, uint8_t clock, u
 		stat_atomic_inc(STAT_COUNTER(samples_failed));
 		return true;
 	}
+	if (clock == STAT_CLOCK_WALL) {
+		weight = stat_pool_wall_weight(slot, &view, missed, interval);
+	}
 	stat_sampler_put(state->sample, weight);
 	stat_places_reading(places, place, 0);
 	return true;
@@ -499,7 +547,7 @@ static void stat_pool_move(stat_pool_state *state, uint32_t cpu)
 }
 
 /*
- * Pool process: one tick. The number of places active.
+ * Pool process: one tick, `missed` intervals late. The number of places active.
  *
  * A request is read from the CPU it last ran on (its reader's last sample
  * saw it, stat_frame_reader_cpu), as the request sampler's thread does: the
@@ -511,7 +559,7 @@ static void stat_pool_move(stat_pool_state *state, uint32_t cpu)
  * requests in a random order and the CPUs in a random order too, so that
  * no request is always read last (at most one move per CPU a tick).
  */
-static int stat_pool_tick(stat_pool_state *state, uint8_t clock, uint16_t weight)
+static int stat_pool_tick(stat_pool_state *state, uint8_t clock, uint64_t missed, uint64_t interval)
 {
 	int end = stat_places_end(stat_memory->places);
 	int i, count = 0, active = 0;
@@ -539,7 +587,7 @@ static int stat_pool_tick(stat_pool_state *state, uint8_t clock, uint16_t weight
 	qsort(state->visits, (size_t) count, sizeof(stat_pool_visit), stat_pool_compare);
 	for (i = 0; i < count; i++) {
 		stat_pool_move(state, state->visits[i].cpu);
-		if (stat_pool_sample(state, state->visits[i].place, clock, weight)) {
+		if (stat_pool_sample(state, state->visits[i].place, clock, missed, interval)) {
 			active++;
 		}
 	}
@@ -677,7 +725,7 @@ static void stat_pool_main(int alive, int socket)
 			last += missed * interval;
 		}
 		clock = (uint8_t) stat_atomic_load_relaxed(&stat_memory->live.clock);
-		active = stat_pool_tick(state, clock, stat_sampler_weight(missed));
+		active = stat_pool_tick(state, clock, missed, interval);
 		if (now >= state->sweep) {
 			stat_pool_sweep(state);
 			state->sweep = now + STAT_NS_PER_SEC;

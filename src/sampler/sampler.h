@@ -52,13 +52,15 @@ bool stat_sampler_active(stat_sampler *sampler);
  * frames) and stat.arginfo, stamped with the given pid, request and clock;
  * false (counted in samples_failed) when it could not be read.
  * put: write it to the ring, standing for `weight` intervals (counted).
- * weight: the weight of a sample taken `missed` whole intervals late.
+ * weight: the weight of a sample taken `missed` whole intervals late, in
+ * `ran` of which PHP ran; *owed carries what the request's next samples
+ * stand for of those (0 at its start).
  * draw: a random point of [0, interval), from the xorshift state *random.
  */
 bool stat_sampler_take(stat_frame_reader *reader, stat_sample *sample, uint64_t capacity,
 	uint32_t pid, uint64_t request, uint64_t request_start, uint8_t clock);
 void stat_sampler_put(stat_sample *sample, uint16_t weight);
-uint16_t stat_sampler_weight(uint64_t missed);
+uint16_t stat_sampler_weight(uint64_t *owed, uint64_t missed, uint64_t ran);
 uint64_t stat_sampler_draw(uint64_t *random, uint64_t interval);
 /*
  * The calling thread asks for a short scheduler slice, so that it runs at
