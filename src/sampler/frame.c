@@ -7,7 +7,9 @@
  * under a cut (frame_depth.c), and the sample.
  *
  * Threads: stat_frame_reader_create/_reset/_free and stat_frame_probe on the
- * request thread; stat_frame_read on the sampler thread only.
+ * request thread; stat_frame_read on the sampler thread only, or in the
+ * pool sampler process, which also calls stat_frame_reader_new/_aim and
+ * stat_frame_readv_same.
  *
  * The rest of the reader, by concern (frame_internal.h is what they share):
  *   frame_layout.h      the mirrors of engine layouts, asserted
@@ -687,6 +689,28 @@ ssize_t stat_frame_preadv(int mem, const struct iovec *local, const struct iovec
 		}
 	}
 	return total;
+}
+
+bool stat_frame_readv_same(const stat_frame_target *target, pid_t pid, int mem)
+{
+	stat_frame_globals by_pid, by_mem;
+	struct iovec local = {&by_pid, sizeof(by_pid)}, remote = {(void *) (uintptr_t) target->globals, sizeof(by_pid)};
+	struct iovec local_mem = {&by_mem, sizeof(by_mem)};
+	int tries;
+
+	if (target->globals == 0 || mem < 0) {
+		return false;
+	}
+	for (tries = 0; tries < STAT_FRAME_TRIES; tries++) {
+		if (process_vm_readv(pid, &local, 1, &remote, 1, 0) != (ssize_t) sizeof(by_pid) ||
+			stat_frame_preadv(mem, &local_mem, &remote, 1) != (ssize_t) sizeof(by_mem)) {
+			return false;
+		}
+		if (by_pid.page_size != 0 && by_pid.page == by_mem.page && by_pid.page_size == by_mem.page_size) {
+			return true;
+		}
+	}
+	return false;
 }
 
 bool stat_frame_probe(char *error, size_t error_size)

@@ -53,6 +53,16 @@ void stat_frame_reader_reset(stat_frame_reader *reader);
  * cache (a new request).
  */
 void stat_frame_reader_aim(stat_frame_reader *reader, const stat_frame_target *target, pid_t pid, int mem);
+/*
+ * Any thread, no PHP API: whether process_vm_readv of `pid` reads what
+ * `mem` (a descriptor of that process's /proc/PID/mem) reads: the executor
+ * globals at `target` read both ways, their VM stack page and its size
+ * compared (words that change only when the stack moves to another page or
+ * a fiber switches: a mismatch is read again, STAT_FRAME_TRIES in all).
+ * False when process_vm_readv is refused (no ptrace rights over the
+ * process), fails, or reads something else.
+ */
+bool stat_frame_readv_same(const stat_frame_target *target, pid_t pid, int mem);
 void stat_frame_reader_free(stat_frame_reader *reader);
 
 /*
