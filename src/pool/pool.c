@@ -9,15 +9,25 @@
  * sharing stat does (its alive pipe). It runs no PHP code and
  * calls no PHP API: it reads.
  *
- * How it reads a worker: through a descriptor of the worker's
- * /proc/PID/mem that the worker opened itself and sent over a datagram
- * socket (SCM_RIGHTS) when it first claimed a place (pool_client.c). That
- * needs no privilege: a process may always open its own memory (a php-fpm
- * worker that dropped root is made dumpable for the open() only), and the
+ * How it reads a worker: it holds a descriptor of the worker's
+ * /proc/PID/mem, which the worker opened itself and sent over a datagram
+ * socket (SCM_RIGHTS) when it first claimed a place (pool_client.c), or
+ * which the pool sampler opened itself where it may (root under php-fpm's
+ * master, for workers that are not dumpable: stat_pool_open). The
  * descriptor reads the worker's memory whatever the reader's user (pread():
- * an address not mapped is EIO, never a fault). process_vm_readv of another
- * process needs ptrace rights over it, which a pool of workers of another
- * user, or not dumpable, does not give.
+ * an address not mapped is EIO, never a fault), but one pread() a piece
+ * copied, ~15 a sample. So where it may (ptrace rights over the worker: the
+ * same user and dumpable, or CAP_SYS_PTRACE), the pool sampler reads the
+ * worker with process_vm_readv of its pid instead, a sample's pieces in
+ * about two calls, guarded against the pid's reuse by a pidfd: chosen once
+ * a worker (stat_pool_choose: a pidfd, and a read of its executor globals
+ * that gives by pid what it gives through the descriptor), the pidfd looked
+ * at after each sample (a process that exited meanwhile: the sample is
+ * dropped, the place taken back), and the descriptor kept for the rest: it
+ * says when the worker is gone (or exec'd), and it is read instead when
+ * process_vm_readv is refused later. Elsewhere (another user without
+ * CAP_SYS_PTRACE, Yama, no pidfd_open before Linux 5.3) the descriptor is
+ * read. The choice is counted per worker: processes_readv, processes_mem.
  *
  * A tick: every active place (places.h) is looked at in a random order
  * (so that no request is always the last read of a tick), its executor read
@@ -52,6 +62,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 
 #include "pool.h"
 #include "../shared/places.h"
@@ -82,6 +93,9 @@ static struct {
 typedef struct _stat_pool_slot {
 	int                mem;     /* the descriptor of the owner's /proc/PID/mem; -1: none */
 	uint64_t           owner;   /* the owner word it was handed for */
+	uint64_t           chosen;  /* the owner the way to read was chosen for (stat_pool_choose; 0: not yet) */
+	bool               readv;   /* ... process_vm_readv of its pid, guarded by pidfd; false: pread() of mem */
+	int                pidfd;   /* the owner's pidfd while it is read by pid (-1: none) */
 	uint64_t           serial;  /* the request the reader is aimed at (the place's serial) */
 	stat_frame_reader *reader;  /* made at the first sample of the place */
 	int                task_stat;        /* the owner thread's /proc/PID/task/TID/stat (-1: none) */
@@ -114,6 +128,7 @@ typedef struct _stat_pool_state {
 	uint64_t        random;
 	bool            follow;  /* the kernel keeps our short slice: reads move to PHP's CPU */
 	bool            socket_broken;  /* the handover socket reported an error: no longer polled */
+	bool            no_pidfd;  /* pidfd_open is not in this kernel (ENOSYS): every process is read through mem */
 	uint64_t        sweep;   /* when stat_pool_sweep runs next (stat's clock) */
 	uint32_t        cpu;     /* the CPU we were last moved to (UINT32_MAX: none) */
 } stat_pool_state;
@@ -163,8 +178,14 @@ static void stat_pool_forget(stat_pool_state *state, int place)
 	if (slot->task_stat >= 0) {
 		close(slot->task_stat);
 	}
+	if (slot->pidfd >= 0) {
+		close(slot->pidfd);
+	}
 	slot->mem = -1;
 	slot->task_stat = -1;
+	slot->pidfd = -1;
+	slot->readv = false;
+	slot->chosen = 0;
 	slot->task_stat_owner = 0;
 	slot->owner = 0;
 	slot->serial = 0;
@@ -188,6 +209,22 @@ static bool stat_pool_is_mem(int mem, uint32_t pid)
 	return strcmp(target, want) == 0;
 }
 
+/*
+ * Pool process: whether the process of a pidfd has exited (its pidfd polls
+ * readable then, reaped or not: until it is reaped its pid is not another
+ * process's). A pidfd that cannot be polled counts as exited.
+ */
+static bool stat_pool_exited(int pidfd)
+{
+	struct pollfd fd = {pidfd, POLLIN, 0};
+	int ready;
+
+	do {
+		ready = poll(&fd, 1, 0);
+	} while (ready < 0 && errno == EINTR);
+	return ready != 0;
+}
+
 /* Pool process: take every handover waiting (and the wake-ups, which only woke us). */
 static void stat_pool_receive(stat_pool_state *state, int socket)
 {
@@ -199,6 +236,8 @@ static void stat_pool_receive(stat_pool_state *state, int socket)
 		struct cmsghdr *cmsg;
 		ssize_t got;
 		int mem = -1;
+		stat_pool_slot *slot;
+		bool chosen;
 
 		memset(&msg, 0, sizeof(msg));
 		msg.msg_iov = &iov;
@@ -233,9 +272,23 @@ static void stat_pool_receive(stat_pool_state *state, int socket)
 			close(mem);
 			continue;
 		}
+		/*
+		 * Sent again (a request that began before the place said it was
+		 * held): read by pid, its pidfd says whether it is the same process,
+		 * which keeps what it has; read through mem, the new descriptor is
+		 * taken (the pid could be another process's by now) and read the same
+		 * way, not counted again.
+		 */
+		slot = &state->slots[message.place];
+		if (slot->mem >= 0 && slot->owner == message.owner && slot->readv && !stat_pool_exited(slot->pidfd)) {
+			close(mem);
+			continue;
+		}
+		chosen = slot->mem >= 0 && slot->owner == message.owner && slot->chosen == message.owner && !slot->readv;
 		stat_pool_forget(state, message.place);
-		state->slots[message.place].mem = mem;
-		state->slots[message.place].owner = message.owner;
+		slot->mem = mem;
+		slot->owner = message.owner;
+		slot->chosen = chosen ? message.owner : 0;
 		stat_places_hold(stat_memory->places, message.place, message.owner);
 	}
 }
@@ -427,9 +480,62 @@ static bool stat_pool_gone(stat_pool_slot *slot, const stat_place_view *view)
 }
 
 /*
- * Pool process, once a second: the places that serve no request now but
- * whose owner is gone without giving them back (killed between requests)
- * are taken back, their descriptors closed.
+ * Pool process: how to read the owner of a place whose memory is held,
+ * chosen once an owner (at its first active tick, when the place says where
+ * its executor is) and counted: processes_readv, or processes_mem.
+ *
+ * process_vm_readv of its pid copies a sample's pieces in about two calls
+ * where pread() of mem takes one a piece (~15), but it needs ptrace rights
+ * over the process (the same user and dumpable, or CAP_SYS_PTRACE; Yama
+ * may ask more), and a pid is only a number: a process that exited and was
+ * reaped leaves it to the next process. So it is chosen only with a pidfd of
+ * the owner (pidfd_open, Linux 5.3) and when a read of its executor globals
+ * by pid gives what the same read of mem does. The pidfd is of the process
+ * mem was opened on: mem read after it was opened (stat_frame_readv_same),
+ * which it does only while that process has not exited, and its pid was not
+ * free before then. After each sample read by pid, the pidfd says whether
+ * the process exited meanwhile (stat_pool_sample). Otherwise, or where
+ * pidfd_open is missing (ENOSYS: not asked again), mem.
+ */
+static void stat_pool_choose(stat_pool_state *state, stat_pool_slot *slot, const stat_place_view *view)
+{
+	pid_t pid = (pid_t) (uint32_t) view->owner;
+	bool readv = false;
+
+	if (slot->pidfd >= 0) {
+		close(slot->pidfd);
+		slot->pidfd = -1;
+	}
+#ifdef SYS_pidfd_open
+	if (!state->no_pidfd) {
+		/* (its close-on-exec flag is set) */
+		int pidfd = (int) syscall(SYS_pidfd_open, pid, 0);
+
+		if (pidfd < 0 && errno == ENOSYS) {
+			state->no_pidfd = true;
+		} else if (pidfd >= 0 && stat_frame_readv_same(&view->target, pid, slot->mem) && !stat_pool_exited(pidfd)) {
+			slot->pidfd = pidfd;
+			readv = true;
+		} else if (pidfd >= 0) {
+			close(pidfd);
+		}
+	}
+#endif
+	slot->chosen = view->owner;
+	slot->readv = readv;
+	/* (the reader is aimed again, the way chosen) */
+	slot->serial = 0;
+	stat_atomic_inc(readv ? STAT_COUNTER(processes_readv) : STAT_COUNTER(processes_mem));
+}
+
+/*
+ * Pool process, once a second: the places whose owner is gone without
+ * giving them back are taken back, their descriptors closed: those that
+ * serve no request now (killed between requests), and those read by pid
+ * whatever they serve. A process that exec'd keeps its pid (its pidfd does
+ * not poll readable), and its new program could hold at the old addresses
+ * what reads as an executor (the same binary without ASLR): mem reads
+ * nothing then, so such a place is read at most a second longer.
  */
 static void stat_pool_sweep(stat_pool_state *state)
 {
@@ -439,7 +545,8 @@ static void stat_pool_sweep(stat_pool_state *state)
 		stat_pool_slot *slot = &state->slots[i];
 		stat_place_view view;
 
-		if (slot->mem < 0 || !stat_places_view(stat_memory->places, i, &view) || view.active || view.owner != slot->owner) {
+		if (slot->mem < 0 || !stat_places_view(stat_memory->places, i, &view) || (view.active && !slot->readv) ||
+			view.owner != slot->owner) {
 			continue;
 		}
 		if (stat_pool_gone(slot, &view)) {
@@ -472,6 +579,9 @@ static bool stat_pool_sample(stat_pool_state *state, int place, uint8_t clock, u
 		stat_atomic_inc(STAT_COUNTER(samples_unreadable));
 		return true;
 	}
+	if (slot->chosen != view.owner) {
+		stat_pool_choose(state, slot, &view);
+	}
 	if (!slot->reader) {
 		slot->reader = stat_frame_reader_new();
 		if (!slot->reader) {
@@ -480,7 +590,7 @@ static bool stat_pool_sample(stat_pool_state *state, int place, uint8_t clock, u
 		slot->serial = 0;
 	}
 	if (slot->serial != view.serial) {
-		stat_frame_reader_aim(slot->reader, &view.target, pid, slot->mem);
+		stat_frame_reader_aim(slot->reader, &view.target, pid, slot->readv ? -1 : slot->mem);
 		slot->serial = view.serial;
 	}
 	if (clock == STAT_CLOCK_CPU && !stat_pool_cpu_due(state, slot, &view, &weight)) {
@@ -499,7 +609,26 @@ static bool stat_pool_sample(stat_pool_state *state, int place, uint8_t clock, u
 			/* the worker is gone (exited, even unreaped, or exec'd): its place is taken back, its descriptors closed */
 			stat_places_reclaim(places, place, view.owner);
 			stat_pool_forget(state, place);
+		} else if (slot->readv && !stat_frame_readv_same(&view.target, pid, slot->mem)) {
+			/* no longer ours to read by pid (it changed its user since, or its dumpable flag): through mem from now on */
+			close(slot->pidfd);
+			slot->pidfd = -1;
+			slot->readv = false;
+			slot->serial = 0;
+			stat_atomic_inc(STAT_COUNTER(processes_mem));
 		}
+		return true;
+	}
+	if (slot->readv && stat_pool_exited(slot->pidfd)) {
+		/*
+		 * Read by pid, and the process exited meanwhile: its pid may be
+		 * another's by now, so this copy may not be its. Dropped (counted
+		 * failed), and the place is taken back, as a read of a process gone.
+		 */
+		stat_places_reading(places, place, 0);
+		stat_atomic_inc(STAT_COUNTER(samples_failed));
+		stat_places_reclaim(places, place, view.owner);
+		stat_pool_forget(state, place);
 		return true;
 	}
 	if (!stat_places_unchanged(places, place, &view)) {
@@ -684,6 +813,7 @@ static void stat_pool_main(int alive, int socket)
 	for (i = 0; i < STAT_PLACES_COUNT; i++) {
 		state->slots[i].mem = -1;
 		state->slots[i].task_stat = -1;
+		state->slots[i].pidfd = -1;
 	}
 	state->capacity = (sample_size - sizeof(stat_sample)) / sizeof(stat_frame) - 1;
 	state->random = stat_clock_now() ^ ((uint64_t) getpid() << 32);
@@ -691,7 +821,7 @@ static void stat_pool_main(int alive, int socket)
 	state->follow = stat_sampler_short_slice();
 	/* the default 50 us of timer slack would stretch every short interval */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	/* two descriptors a process of the pool (its memory, its thread's state): as many as we may */
+	/* three descriptors a process of the pool (its memory, its thread's state, its pidfd): as many as we may */
 	if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
 		files.rlim_cur = files.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &files);

@@ -9,7 +9,8 @@
  *
  * The handover: the pool sampler reads this process through a descriptor
  * of its /proc/PID/mem, which only this process can open without
- * privilege. A dumpable process (CLI workers, php-fpm run as one user)
+ * privilege (or, where it has ptrace rights over it, by process_vm_readv of
+ * its pid, the descriptor still held: pool.c). A dumpable process (CLI workers, php-fpm run as one user)
  * opens it and sends it with the place's number over the datagram socket
  * inherited from MINIT, without blocking, at each request until the pool
  * sampler says in the place that it holds it (a send refused, a socket

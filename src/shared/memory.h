@@ -61,6 +61,8 @@ typedef struct _stat_pool_shared {
 	X(samples_failed,    "samples failed (read or validation)") \
 	X(samples_lost,      "samples lost by slow readers") \
 	X(samples_unreadable, "samples not taken: the pool sampler may not read the process (stat.sampler=pool)") \
+	X(processes_readv,   "processes the pool sampler reads with process_vm_readv (stat.sampler=pool)") \
+	X(processes_mem,     "processes the pool sampler reads through /proc/PID/mem: process_vm_readv not allowed (stat.sampler=pool)") \
 	X(ticks_missed,      "ticks skipped (sampler late)") \
 	X(reads,             "process_vm_readv calls") \
 	X(strings_inserted,  "strings inserted") \
