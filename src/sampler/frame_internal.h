@@ -8,8 +8,11 @@
  * read are static inline here so that each file can still inline them.
  *
  * Invariants: every copy of engine memory goes through stat_frame_readv
- * (process_vm_readv of our own pid, counted in reader->reads), so memory
- * freed under the reader is a failed read, never a fault; a copied address
+ * (process_vm_readv of the reader's pid, our own but in the pool sampler,
+ * or there pread() of the process's /proc/PID/mem; counted in
+ * reader->reads; only stat_frame_readv_same, the pool sampler's test of
+ * the two, makes both calls itself), so memory freed under the reader is
+ * a failed read, never a fault; a copied address
  * is used as a view of a copy only once stat_frame_aligned/stat_frame_within
  * say it may be; nothing allocates while sampling.
  *
