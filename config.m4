@@ -106,6 +106,7 @@ if test "$PHP_STAT" != "no"; then
     src/request/warnings.c \
     src/request/pool_client.c \
     src/pool/pool.c \
+    src/pool/pool_memory.c \
     src/sampler/sampler.c \
     src/sampler/frame.c \
     src/sampler/frame_window.c \

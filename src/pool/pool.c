@@ -28,6 +28,7 @@
  * process_vm_readv is refused later. Elsewhere (another user without
  * CAP_SYS_PTRACE, Yama, no pidfd_open before Linux 5.3) the descriptor is
  * read. The choice is counted per worker: processes_readv, processes_mem.
+ * That hold on each process's memory is pool_memory.c's.
  *
  * A tick: every active place (places.h) is looked at in a random order
  * (so that no request is always the last read of a tick), its executor read
@@ -53,7 +54,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,9 +62,9 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 
 #include "pool.h"
+#include "pool_internal.h"
 #include "../shared/places.h"
 #include "../shared/memory.h"
 #include "../shared/ring.h"
@@ -77,8 +77,6 @@
 #include "../common/task.h"
 #include "../common/daemon.h"
 
-/* one interval of CPU time in a request's credit (stat_pool_cpu_due): a fixed point */
-#define STAT_POOL_CREDIT_ONE 65536ULL
 /* the longest sleep before looking at the live interval again, while places are active */
 #define STAT_POOL_SLICE (50 * 1000 * 1000ULL)
 
@@ -88,50 +86,6 @@ static struct {
 	int   alive;  /* the write end of the alive pipe */
 	pid_t pid;
 } stat_pool = {-1, -1, 0};
-
-/* The pool process's own state, per place: what it was handed and the reader aimed with it. */
-typedef struct _stat_pool_slot {
-	int                mem;     /* the descriptor of the owner's /proc/PID/mem; -1: none */
-	uint64_t           owner;   /* the owner word it was handed for */
-	uint64_t           chosen;  /* the owner the way to read was chosen for (stat_pool_choose; 0: not yet) */
-	bool               readv;   /* ... process_vm_readv of its pid, guarded by pidfd; false: pread() of mem */
-	int                pidfd;   /* the owner's pidfd while it is read by pid (-1: none) */
-	uint64_t           serial;  /* the request the reader is aimed at (the place's serial) */
-	stat_frame_reader *reader;  /* made at the first sample of the place */
-	int                task_stat;        /* the owner thread's /proc/PID/task/TID/stat (-1: none) */
-	uint64_t           task_stat_owner;  /* the owner it was opened for */
-	uint64_t           cpu_serial;       /* on the CPU clock: the request counted (the place's serial) */
-	uint64_t           cpu_seen;         /* ... its process's CPU time when last seen */
-	uint64_t           wall_seen;        /* ... and the time then */
-	uint64_t           credit;           /* ... the intervals of CPU it used, not yet sampled (STAT_POOL_CREDIT_ONE each) */
-	uint64_t           opened;           /* the owner the pool sampler tried to open the memory of itself (stat_pool_open) */
-	uint64_t           cpu_owner;        /* the owner cpu_clock is of */
-	clockid_t          cpu_clock;        /* its process's CPU clock (clock_getcpuclockid) */
-	uint64_t           owed_serial;      /* the request owed is of (the place's serial) */
-	uint64_t           owed;             /* ... the intervals its next samples are owed (stat_sampler_weight) */
-	uint64_t           tick_cpu;         /* ... on the wall clock: its process's CPU time at its last sample (0: none) */
-} stat_pool_slot;
-
-/* A read planned for a tick: the place, the CPU its request last ran on, and its order. */
-typedef struct _stat_pool_visit {
-	int      place;
-	uint32_t cpu;
-	uint64_t rank;
-	uint64_t draw;
-} stat_pool_visit;
-
-typedef struct _stat_pool_state {
-	stat_pool_slot  slots[STAT_PLACES_COUNT];
-	stat_pool_visit visits[STAT_PLACES_COUNT];
-	stat_sample    *sample;
-	uint64_t        capacity;
-	uint64_t        random;
-	bool            follow;  /* the kernel keeps our short slice: reads move to PHP's CPU */
-	bool            socket_broken;  /* the handover socket reported an error: no longer polled */
-	bool            no_pidfd;  /* pidfd_open is not in this kernel (ENOSYS): every process is read through mem */
-	uint64_t        sweep;   /* when stat_pool_sweep runs next (stat's clock) */
-	uint32_t        cpu;     /* the CPU we were last moved to (UINT32_MAX: none) */
-} stat_pool_state;
 
 int stat_pool_socket(void)
 {
@@ -162,135 +116,6 @@ void stat_pool_release(void)
 	stat_pool.alive = -1;
 	stat_pool.send = -1;
 	stat_pool.pid = 0;
-}
-
-/* Pool process: forget a place's descriptors (and say so in the place). */
-static void stat_pool_forget(stat_pool_state *state, int place)
-{
-	stat_pool_slot *slot = &state->slots[place];
-
-	if (slot->mem >= 0) {
-		stat_places_hold(stat_memory->places, place, 0);
-	}
-	if (slot->mem >= 0) {
-		close(slot->mem);
-	}
-	if (slot->task_stat >= 0) {
-		close(slot->task_stat);
-	}
-	if (slot->pidfd >= 0) {
-		close(slot->pidfd);
-	}
-	slot->mem = -1;
-	slot->task_stat = -1;
-	slot->pidfd = -1;
-	slot->readv = false;
-	slot->chosen = 0;
-	slot->task_stat_owner = 0;
-	slot->owner = 0;
-	slot->serial = 0;
-	slot->opened = 0;
-	slot->cpu_owner = 0;
-}
-
-/* Pool process: whether `mem` is the /proc/PID/mem of `pid` (what a worker says it sent). */
-static bool stat_pool_is_mem(int mem, uint32_t pid)
-{
-	char link[64], target[64], want[64];
-	ssize_t length;
-
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", mem);
-	length = readlink(link, target, sizeof(target) - 1);
-	if (length <= 0) {
-		return false;
-	}
-	target[length] = '\0';
-	snprintf(want, sizeof(want), "/proc/%lu/mem", (unsigned long) pid);
-	return strcmp(target, want) == 0;
-}
-
-/*
- * Pool process: whether the process of a pidfd has exited (its pidfd polls
- * readable then, reaped or not: until it is reaped its pid is not another
- * process's). A pidfd that cannot be polled counts as exited.
- */
-static bool stat_pool_exited(int pidfd)
-{
-	struct pollfd fd = {pidfd, POLLIN, 0};
-	int ready;
-
-	do {
-		ready = poll(&fd, 1, 0);
-	} while (ready < 0 && errno == EINTR);
-	return ready != 0;
-}
-
-/* Pool process: take every handover waiting (and the wake-ups, which only woke us). */
-static void stat_pool_receive(stat_pool_state *state, int socket)
-{
-	for (;;) {
-		stat_pool_handover message;
-		char control[CMSG_SPACE(sizeof(int))];
-		struct iovec iov = {&message, sizeof(message)};
-		struct msghdr msg;
-		struct cmsghdr *cmsg;
-		ssize_t got;
-		int mem = -1;
-		stat_pool_slot *slot;
-		bool chosen;
-
-		memset(&msg, 0, sizeof(msg));
-		msg.msg_iov = &iov;
-		msg.msg_iovlen = 1;
-		msg.msg_control = control;
-		msg.msg_controllen = sizeof(control);
-		got = recvmsg(socket, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-		if (got < 0) {
-			if (errno == EINTR) {
-				continue;
-			}
-			return;
-		}
-		for (cmsg = CMSG_FIRSTHDR(&msg); cmsg; cmsg = CMSG_NXTHDR(&msg, cmsg)) {
-			if (cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS &&
-				cmsg->cmsg_len == CMSG_LEN(sizeof(int))) {
-				memcpy(&mem, CMSG_DATA(cmsg), sizeof(int));
-			}
-		}
-		/*
-		 * (a descriptor that did not fit, MSG_CTRUNC, out of descriptors: not
-		 * held, so the worker sends it again; anything else that reaches the
-		 * socket, a PHP script writing to it, or one for a place that is no
-		 * longer that owner's, is dropped)
-		 */
-		if (mem < 0) {
-			continue;
-		}
-		if (got != (ssize_t) sizeof(message) || message.magic != STAT_POOL_HANDOVER_MAGIC ||
-			message.place < 0 || message.place >= STAT_PLACES_COUNT || (uint32_t) message.owner != message.pid ||
-			stat_places_owner(stat_memory->places, message.place) != message.owner || !stat_pool_is_mem(mem, message.pid)) {
-			close(mem);
-			continue;
-		}
-		/*
-		 * Sent again (a request that began before the place said it was
-		 * held): read by pid, its pidfd says whether it is the same process,
-		 * which keeps what it has; read through mem, the new descriptor is
-		 * taken (the pid could be another process's by now) and read the same
-		 * way, not counted again.
-		 */
-		slot = &state->slots[message.place];
-		if (slot->mem >= 0 && slot->owner == message.owner && slot->readv && !stat_pool_exited(slot->pidfd)) {
-			close(mem);
-			continue;
-		}
-		chosen = slot->mem >= 0 && slot->owner == message.owner && slot->chosen == message.owner && !slot->readv;
-		stat_pool_forget(state, message.place);
-		slot->mem = mem;
-		slot->owner = message.owner;
-		slot->chosen = chosen ? message.owner : 0;
-		stat_places_hold(stat_memory->places, message.place, message.owner);
-	}
 }
 
 /*
@@ -422,141 +247,6 @@ static bool stat_pool_cpu_due(stat_pool_state *state, stat_pool_slot *slot, cons
 }
 
 /*
- * Pool process: a descriptor of the place's owner's memory when it was not
- * handed over, opened by the pool sampler itself: it may when it is root
- * (php-fpm's master forks it before it drops to the workers' user, whose
- * workers are then not dumpable and cannot open their own). Tried once an
- * owner. True when the slot now holds one for the view's owner.
- */
-static bool stat_pool_open(stat_pool_state *state, int place, const stat_place_view *view)
-{
-	stat_pool_slot *slot = &state->slots[place];
-	char path[64];
-	int mem;
-
-	if (slot->opened == view->owner) {
-		return false;
-	}
-	slot->opened = view->owner;
-	snprintf(path, sizeof(path), "/proc/%lu/mem", (unsigned long) (uint32_t) view->owner);
-	mem = open(path, O_RDONLY | O_CLOEXEC);
-	if (mem < 0) {
-		return false;
-	}
-	/* (the process may have ended and its pid gone to another before the open: the place says whether it is still there) */
-	if (!stat_places_unchanged(stat_memory->places, place, view)) {
-		close(mem);
-		return false;
-	}
-	stat_pool_forget(state, place);
-	slot->mem = mem;
-	slot->owner = view->owner;
-	slot->opened = view->owner;
-	stat_places_hold(stat_memory->places, place, view->owner);
-	return true;
-}
-
-/*
- * Pool process: whether the place's owner is gone for good. Its memory
- * reads nothing (0 bytes: the address space it was opened for is gone, the
- * process exited, unreaped or not, or exec'd), or without a descriptor its
- * pid no longer exists. kill(pid, 0) alone would keep a zombie or an exec'd
- * process (a proc_open() child) as a place to sample every tick.
- */
-static bool stat_pool_gone(stat_pool_slot *slot, const stat_place_view *view)
-{
-	unsigned char byte;
-	ssize_t got;
-
-	if (slot->mem >= 0 && slot->owner == view->owner) {
-		do {
-			got = pread(slot->mem, &byte, 1, (off_t) view->target.globals);
-		} while (got < 0 && errno == EINTR);
-		if (got == 0 || (got < 0 && errno == ESRCH)) {
-			return true;
-		}
-	}
-	return kill((pid_t) (uint32_t) view->owner, 0) != 0 && errno == ESRCH;
-}
-
-/*
- * Pool process: how to read the owner of a place whose memory is held,
- * chosen once an owner (at its first active tick, when the place says where
- * its executor is) and counted: processes_readv, or processes_mem.
- *
- * process_vm_readv of its pid copies a sample's pieces in about two calls
- * where pread() of mem takes one a piece (~15), but it needs ptrace rights
- * over the process (the same user and dumpable, or CAP_SYS_PTRACE; Yama
- * may ask more), and a pid is only a number: a process that exited and was
- * reaped leaves it to the next process. So it is chosen only with a pidfd of
- * the owner (pidfd_open, Linux 5.3) and when a read of its executor globals
- * by pid gives what the same read of mem does. The pidfd is of the process
- * mem was opened on: mem read after it was opened (stat_frame_readv_same),
- * which it does only while that process has not exited, and its pid was not
- * free before then. After each sample read by pid, the pidfd says whether
- * the process exited meanwhile (stat_pool_sample). Otherwise, or where
- * pidfd_open is missing (ENOSYS: not asked again), mem.
- */
-static void stat_pool_choose(stat_pool_state *state, stat_pool_slot *slot, const stat_place_view *view)
-{
-	pid_t pid = (pid_t) (uint32_t) view->owner;
-	bool readv = false;
-
-	if (slot->pidfd >= 0) {
-		close(slot->pidfd);
-		slot->pidfd = -1;
-	}
-#ifdef SYS_pidfd_open
-	if (!state->no_pidfd) {
-		/* (its close-on-exec flag is set) */
-		int pidfd = (int) syscall(SYS_pidfd_open, pid, 0);
-
-		if (pidfd < 0 && errno == ENOSYS) {
-			state->no_pidfd = true;
-		} else if (pidfd >= 0 && stat_frame_readv_same(&view->target, pid, slot->mem) && !stat_pool_exited(pidfd)) {
-			slot->pidfd = pidfd;
-			readv = true;
-		} else if (pidfd >= 0) {
-			close(pidfd);
-		}
-	}
-#endif
-	slot->chosen = view->owner;
-	slot->readv = readv;
-	/* (the reader is aimed again, the way chosen) */
-	slot->serial = 0;
-	stat_atomic_inc(readv ? STAT_COUNTER(processes_readv) : STAT_COUNTER(processes_mem));
-}
-
-/*
- * Pool process, once a second: the places whose owner is gone without
- * giving them back are taken back, their descriptors closed: those that
- * serve no request now (killed between requests), and those read by pid
- * whatever they serve. A process that exec'd keeps its pid (its pidfd does
- * not poll readable), and its new program could hold at the old addresses
- * what reads as an executor (the same binary without ASLR): mem reads
- * nothing then, so such a place is read at most a second longer.
- */
-static void stat_pool_sweep(stat_pool_state *state)
-{
-	int end = stat_places_end(stat_memory->places), i;
-
-	for (i = 0; i < end; i++) {
-		stat_pool_slot *slot = &state->slots[i];
-		stat_place_view view;
-
-		if (slot->mem < 0 || !stat_places_view(stat_memory->places, i, &view) || (view.active && !slot->readv) ||
-			view.owner != slot->owner) {
-			continue;
-		}
-		if (stat_pool_gone(slot, &view)) {
-			stat_places_reclaim(stat_memory->places, i, view.owner);
-			stat_pool_forget(state, i);
-		}
-	}
-}
-
-/*
  * Pool process: sample one place, if it serves a request and its memory was
  * handed over (on the CPU clock, if it used an interval of CPU), at a tick
  * `missed` intervals (`interval` ns each) late. True if it was active.
@@ -605,18 +295,7 @@ static bool stat_pool_sample(stat_pool_state *state, int place, uint8_t clock, u
 	if (!stat_sampler_take(slot->reader, state->sample, state->capacity, (uint32_t) pid,
 		view.request, view.request_start, clock)) {
 		stat_places_reading(places, place, 0);
-		if (stat_pool_gone(slot, &view)) {
-			/* the worker is gone (exited, even unreaped, or exec'd): its place is taken back, its descriptors closed */
-			stat_places_reclaim(places, place, view.owner);
-			stat_pool_forget(state, place);
-		} else if (slot->readv && !stat_frame_readv_same(&view.target, pid, slot->mem)) {
-			/* no longer ours to read by pid (it changed its user since, or its dumpable flag): through mem from now on */
-			close(slot->pidfd);
-			slot->pidfd = -1;
-			slot->readv = false;
-			slot->serial = 0;
-			stat_atomic_inc(STAT_COUNTER(processes_mem));
-		}
+		stat_pool_failed(state, place, &view);
 		return true;
 	}
 	if (slot->readv && stat_pool_exited(slot->pidfd)) {
