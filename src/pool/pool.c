@@ -132,7 +132,7 @@ static bool stat_pool_thread_runs(stat_pool_slot *slot, const stat_place_view *v
 			close(slot->task_stat);
 		}
 		snprintf(path, sizeof(path), "/proc/%lu/task/%lu/stat",
-			(unsigned long) (uint32_t) view->owner, (unsigned long) (view->owner >> 32));
+			(unsigned long) (uint32_t) view->owner, (unsigned long) view->tid);
 		slot->task_stat = open(path, O_RDONLY | O_CLOEXEC);
 		slot->task_stat_owner = view->owner;
 	}
@@ -188,8 +188,9 @@ static uint16_t stat_pool_wall_weight(stat_pool_slot *slot, const stat_place_vie
 
 /*
  * Pool process, on the CPU clock: whether to sample the place's request at
- * this tick, and with which weight (*weight: the intervals of CPU time it
- * stands for).
+ * this tick (its span: `span` intervals of wall time), and how many whole
+ * intervals of CPU past the sample's own it stands for (*late: the
+ * weight's `missed`, stat_sampler_weight, all of them run through).
  *
  * The pool sampler looks at a request only at its ticks (on the wall
  * clock), so a request that uses an interval of CPU between two of them
@@ -208,9 +209,10 @@ static uint16_t stat_pool_wall_weight(stat_pool_slot *slot, const stat_place_vie
  * Its CPU time is its process's CPU clock, which any process may read (one
  * request thread a process in pool mode).
  */
-static bool stat_pool_cpu_due(stat_pool_state *state, stat_pool_slot *slot, const stat_place_view *view, uint16_t *weight)
+static bool stat_pool_cpu_due(stat_pool_state *state, stat_pool_slot *slot, const stat_place_view *view, uint64_t span,
+	uint64_t *late)
 {
-	uint64_t span = *weight, cpu, now, dcpu, dwall, whole;
+	uint64_t cpu, now, dcpu, dwall, whole;
 
 	if (!stat_pool_cpu_now(slot, view, &cpu)) {
 		return false;
@@ -227,6 +229,8 @@ static bool stat_pool_cpu_due(stat_pool_state *state, stat_pool_slot *slot, cons
 	dwall = now > slot->wall_seen ? now - slot->wall_seen : 0;
 	slot->cpu_seen = cpu;
 	slot->wall_seen = now;
+	/* (back on the wall clock, its CPU time is counted from its next sample) */
+	slot->tick_cpu = 0;
 	if (dwall > 0) {
 		/* (a thread's CPU time grows no faster than wall time: dcpu / dwall <= 1, but for clock skew) */
 		uint64_t rate = dcpu >= dwall ? STAT_POOL_CREDIT_ONE : dcpu * STAT_POOL_CREDIT_ONE / dwall;
@@ -241,8 +245,7 @@ static bool stat_pool_cpu_due(stat_pool_state *state, stat_pool_slot *slot, cons
 	if (whole > 1) {
 		stat_atomic_count(STAT_COUNTER(ticks_missed), whole - 1);
 	}
-	/* (each interval of CPU is one the process ran) */
-	*weight = stat_sampler_weight(stat_pool_owed(slot, view), whole - 1, whole - 1);
+	*late = whole - 1;
 	return true;
 }
 
@@ -253,8 +256,7 @@ static bool stat_pool_cpu_due(stat_pool_state *state, stat_pool_slot *slot, cons
  */
 static bool stat_pool_sample(stat_pool_state *state, int place, uint8_t clock, uint64_t missed, uint64_t interval)
 {
-	/* (on the CPU clock, stat_pool_cpu_due takes the tick's span in intervals and gives the weight) */
-	uint16_t weight = (uint16_t) (missed >= UINT16_MAX - 1 ? UINT16_MAX : missed + 1);
+	uint64_t late = 0;
 	stat_places *places = stat_memory->places;
 	stat_pool_slot *slot = &state->slots[place];
 	stat_place_view view;
@@ -283,7 +285,7 @@ static bool stat_pool_sample(stat_pool_state *state, int place, uint8_t clock, u
 		stat_frame_reader_aim(slot->reader, &view.target, pid, slot->readv ? -1 : slot->mem);
 		slot->serial = view.serial;
 	}
-	if (clock == STAT_CLOCK_CPU && !stat_pool_cpu_due(state, slot, &view, &weight)) {
+	if (clock == STAT_CLOCK_CPU && !stat_pool_cpu_due(state, slot, &view, missed + 1, &late)) {
 		return true;
 	}
 	/* (a deactivate() of the request meanwhile waits for this sample to be written or dropped) */
@@ -316,10 +318,9 @@ static bool stat_pool_sample(stat_pool_state *state, int place, uint8_t clock, u
 		stat_atomic_inc(STAT_COUNTER(samples_failed));
 		return true;
 	}
-	if (clock == STAT_CLOCK_WALL) {
-		weight = stat_pool_wall_weight(slot, &view, missed, interval);
-	}
-	stat_sampler_put(state->sample, weight);
+	/* (on the CPU clock, each interval of CPU late is one the process ran) */
+	stat_sampler_put(state->sample, clock == STAT_CLOCK_CPU ? stat_sampler_weight(stat_pool_owed(slot, &view), late, late)
+		: stat_pool_wall_weight(slot, &view, missed, interval));
 	stat_places_reading(places, place, 0);
 	return true;
 }

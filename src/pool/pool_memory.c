@@ -25,6 +25,7 @@
 #include "../shared/memory.h"
 #include "../shared/atomic.h"
 #include "../sampler/frame.h"
+#include "../common/task.h"
 
 /* Pool process: forget a place's descriptors (and say so in the place). */
 void stat_pool_forget(stat_pool_state *state, int place)
@@ -177,8 +178,14 @@ bool stat_pool_open(stat_pool_state *state, int place, const stat_place_view *vi
 	if (mem < 0) {
 		return false;
 	}
-	/* (the process may have ended and its pid gone to another before the open: the place says whether it is still there) */
-	if (!stat_places_unchanged(stat_memory->places, place, view)) {
+	/*
+	 * The process may have ended and its pid gone to another before the
+	 * open: a place left as it was (its owner killed) cannot say so, the
+	 * pid's start time can (looked at after the open: a pid is never its
+	 * first process's again). Without a start time, the place decides.
+	 */
+	if (!stat_places_unchanged(stat_memory->places, place, view) ||
+		(view->start_time && stat_task_start_time((int) (uint32_t) view->owner) != view->start_time)) {
 		close(mem);
 		return false;
 	}

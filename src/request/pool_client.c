@@ -40,6 +40,7 @@
 #include "php.h"
 
 #include "pool_client.h"
+#include "../common/task.h"
 #include "../pool/pool.h"
 #include "../shared/places.h"
 #include "../shared/samplers.h"
@@ -52,11 +53,12 @@
 static struct {
 	int      place;       /* this process's place, -1: none */
 	pid_t    pid, tid;    /* who claimed it (a forked child's copy is not its own) */
+	uint64_t owner;       /* the owner word it holds it with (places.h) */
 	bool     active;      /* a request is published as sampled */
 	int      quota;       /* the stat.samplers place held while active, -1: none */
 	uint64_t request, request_start;
 	stat_frame_target target;
-} stat_pool_client = {-1, 0, 0, false, -1, 0, 0, {0}};
+} stat_pool_client = {-1, 0, 0, 0, false, -1, 0, 0, {0}};
 
 /*
  * The longest stat\sampler\deactivate() waits for a sample of its request
@@ -76,7 +78,7 @@ static pid_t stat_pool_client_gettid(void)
 
 static uint64_t stat_pool_client_owner(void)
 {
-	return (uint64_t) (uint32_t) stat_pool_client.pid | ((uint64_t) (uint32_t) stat_pool_client.tid << 32);
+	return stat_pool_client.owner;
 }
 
 /* Hand this process's memory to the pool sampler; true once it is on its way. */
@@ -157,7 +159,9 @@ static bool stat_pool_client_claim(void)
 	stat_pool_client.tid = stat_pool_client_gettid();
 	stat_pool_client.active = false;
 	stat_pool_client.quota = -1;
-	stat_pool_client.place = stat_places_claim(stat_memory->places, pid, stat_pool_client.tid);
+	/* (once a process: one read of /proc/self/stat) */
+	stat_pool_client.place = stat_places_claim(stat_memory->places, pid, stat_pool_client.tid,
+		stat_task_start_time(0), &stat_pool_client.owner);
 	return stat_pool_client.place >= 0;
 }
 
@@ -233,7 +237,7 @@ void stat_pool_client_mshutdown(void)
 {
 	if (stat_pool_client.place >= 0 && stat_pool_client.pid == getpid()) {
 		stat_pool_client_stop(false);
-		stat_places_release(stat_memory->places, stat_pool_client.place, stat_pool_client.pid, stat_pool_client.tid);
+		stat_places_release(stat_memory->places, stat_pool_client.place, stat_pool_client.owner);
 	}
 	stat_pool_client.place = -1;
 	stat_pool_release();

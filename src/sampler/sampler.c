@@ -328,7 +328,12 @@ uint16_t stat_sampler_weight(uint64_t *owed, uint64_t missed, uint64_t ran)
 	take = (*owed + STAT_SAMPLER_SPREAD - 1) / STAT_SAMPLER_SPREAD;
 	*owed -= take;
 	weight = 1 + (missed - ran) + take;
-	return (uint16_t) (weight >= UINT16_MAX ? UINT16_MAX : weight);
+	if (weight > UINT16_MAX) {
+		/* (what one sample cannot carry is owed too) */
+		*owed += weight - UINT16_MAX;
+		weight = UINT16_MAX;
+	}
+	return (uint16_t) weight;
 }
 
 /* The sample's own part: the pool sampler's reads go through here too. */

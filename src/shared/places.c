@@ -15,6 +15,8 @@
 
 typedef struct _stat_place {
 	stat_atomic_u64 owner;
+	stat_atomic_u64 tid;         /* set by the claimer before its first publish */
+	stat_atomic_u64 start_time;  /* likewise */
 	stat_atomic_u64 seq;
 	stat_atomic_u64 reading;  /* the pool sampler: the seq of the view it is reading a sample under, 0: none */
 	stat_atomic_u64 held;     /* the pool sampler: the owner whose memory it holds a descriptor of (0: none) */
@@ -30,6 +32,7 @@ typedef struct _stat_place {
 struct _stat_places {
 	stat_atomic_u64 sleeping;
 	stat_atomic_u64 end;
+	stat_atomic_u64 claims;  /* claims made: the next claim number (its low 32 bits, 0 skipped) */
 	stat_place      places[STAT_PLACES_COUNT];
 };
 
@@ -52,10 +55,15 @@ static bool stat_places_alive(pid_t pid)
 	return pid <= 0 || kill(pid, 0) == 0 || errno != ESRCH;
 }
 
-int stat_places_claim(stat_places *places, pid_t pid, pid_t tid)
+int stat_places_claim(stat_places *places, pid_t pid, pid_t tid, uint64_t start_time, uint64_t *claimed)
 {
-	uint64_t owner = (uint64_t) (uint32_t) pid | ((uint64_t) (uint32_t) tid << 32);
+	uint64_t number = stat_atomic_add(&places->claims, 1) & 0xffffffffULL, owner;
 	int i, pass;
+
+	if (number == 0) {
+		number = stat_atomic_add(&places->claims, 1) & 0xffffffffULL;
+	}
+	owner = (uint64_t) (uint32_t) pid | (number << 32);
 
 	/* a free place; with none, those of dead processes are taken back and the table tried again */
 	for (pass = 0; pass < 2; pass++) {
@@ -73,9 +81,12 @@ int stat_places_claim(stat_places *places, pid_t pid, pid_t tid)
 			if (stat_atomic_cas(&places->places[i].owner, &expected, owner)) {
 				uint64_t end = stat_atomic_load(&places->end);
 
+				stat_atomic_store(&places->places[i].tid, (uint64_t) (uint32_t) tid);
+				stat_atomic_store(&places->places[i].start_time, start_time);
 				stat_atomic_store(&places->places[i].active, 0);
 				while (end < (uint64_t) i + 1 && !stat_atomic_cas(&places->end, &end, (uint64_t) i + 1)) {
 				}
+				*claimed = owner;
 				return i;
 			}
 		}
@@ -83,10 +94,8 @@ int stat_places_claim(stat_places *places, pid_t pid, pid_t tid)
 	return -1;
 }
 
-void stat_places_release(stat_places *places, int place, pid_t pid, pid_t tid)
+void stat_places_release(stat_places *places, int place, uint64_t owner)
 {
-	uint64_t owner = (uint64_t) (uint32_t) pid | ((uint64_t) (uint32_t) tid << 32);
-
 	if (place < 0 || place >= STAT_PLACES_COUNT) {
 		return;
 	}
@@ -166,6 +175,8 @@ bool stat_places_view(stat_places *places, int place, stat_place_view *view)
 	if ((view->seq & 1) || view->owner == 0) {
 		return false;
 	}
+	view->tid = stat_atomic_load_relaxed(&p->tid);
+	view->start_time = stat_atomic_load_relaxed(&p->start_time);
 	view->active = stat_atomic_load_relaxed(&p->active);
 	view->request = stat_atomic_load_relaxed(&p->request);
 	view->request_start = stat_atomic_load_relaxed(&p->request_start);

@@ -7,7 +7,13 @@
  * served. The request thread writes its place; the pool sampler (a process
  * of its own, src/pool/) reads every active place once a tick. A place is
  * claimed with a CAS of its owner word (0: free) and kept by its thread
- * across requests; its contents are published seqlock-style: `seq` is odd
+ * across requests. The owner word is the pid and a claim number, one of
+ * its own for each claim: a process that reuses a dead one's pid never has
+ * its word, so nothing keyed by the word (the memory the pool sampler
+ * holds, a reclaim's CAS) is ever taken for the new process's. The
+ * process's start time (in clock ticks since boot, as /proc/PID/stat
+ * gives it) is set with the claim: what the pool sampler checks a pid it
+ * opens by path against. Its contents are published seqlock-style: `seq` is odd
  * while the owner writes the plain words, and a reader accepts a copy only
  * when `seq` was even and the same before and after it. There is no lock:
  * a process killed while it writes leaves its place odd, which no reader
@@ -33,7 +39,9 @@
 
 /* What a reader copies of a place (all of it but the atomics' wrappers). */
 typedef struct _stat_place_view {
-	uint64_t owner;          /* pid (low 32 bits) and thread id (high 32 bits); 0: free */
+	uint64_t owner;          /* pid (low 32 bits) and claim number (high 32 bits, never 0); 0: free */
+	uint64_t tid;            /* the owner's thread */
+	uint64_t start_time;     /* the owner process's start time (/proc/PID/stat's 22nd field; 0: not known) */
 	uint64_t seq;            /* even: as published */
 	uint64_t active;         /* 1: a request is sampled, 0: none (between requests, or deactivated) */
 	uint64_t request;        /* the request's record id (requests.h) */
@@ -49,10 +57,14 @@ typedef struct _stat_places stat_places;
 size_t stat_places_size(void);
 void stat_places_init(stat_places *places);
 
-/* Request thread: claim a free place for (pid, tid); -1 when there is none. */
-int stat_places_claim(stat_places *places, pid_t pid, pid_t tid);
+/*
+ * Request thread: claim a free place for (pid, tid) of a process started
+ * at `start_time`; -1 when there is none. *owner: the owner word it holds
+ * it with.
+ */
+int stat_places_claim(stat_places *places, pid_t pid, pid_t tid, uint64_t start_time, uint64_t *owner);
 /* Request thread: give it back (only its owner does). */
-void stat_places_release(stat_places *places, int place, pid_t pid, pid_t tid);
+void stat_places_release(stat_places *places, int place, uint64_t owner);
 /*
  * Request thread, owner only: publish the request sampled (active) or
  * that none is (the rest ignored); `since` is now, cpu_start the process's

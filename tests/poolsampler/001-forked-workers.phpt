@@ -30,12 +30,17 @@ foreach (['worker_a', 'worker_b', 'worker_c', 'worker_d'] as $f) {
     $pids[] = $pid;
 }
 parent_p(0.2);
-$held = [];
-foreach (glob("/proc/$pool/fd/*") ?: [] as $fd) {
-    if (preg_match('#^/proc/(\d+)/mem$#', (string) @readlink($fd), $m)) {
-        $held[] = (int) $m[1];
+/* the handovers are datagrams the pool sampler takes between ticks: looked at until it holds all five, for up to 10 s */
+$end = hrtime(true) + 10e9;
+do {
+    $held = [];
+    foreach (glob("/proc/$pool/fd/*") ?: [] as $fd) {
+        if (preg_match('#^/proc/(\d+)/mem$#', (string) @readlink($fd), $m)) {
+            $held[] = (int) $m[1];
+        }
     }
-}
+    $missing = array_diff(array_merge([getmypid()], $pids), $held);
+} while ($missing && hrtime(true) < $end && parent_p(0.02) >= 0);
 parent_p(0.6);
 foreach ($pids as $pid) {
     pcntl_waitpid($pid, $status);
