@@ -48,10 +48,11 @@ uint64_t statq_table_hash(const void *key, size_t length);
 /*
  * A 128-bit digest of key, for caches that remember long texts (a sample's
  * frames, kilobytes deep) by their digest instead of their bytes: the table
- * holds 16 bytes per text. Two 64-bit hashes of different mixing, the second
- * seeded at random once per process: two different texts share a digest
- * with a chance of the order of 2^-128 (never in practice), and no text can
- * be made to share one with another. Thread-safe.
+ * holds 16 bytes per text. Four 64-bit lanes over the text, started from a
+ * seed drawn at random once per process, mixed into two 64-bit halves: two
+ * different texts share a digest with a chance of the order of 2^-128
+ * (never in practice), and no text can be made to share one with another.
+ * A digest is this process's own: never stored or sent. Thread-safe.
  */
 typedef struct _statq_table_digest {
 	uint64_t word[2];
