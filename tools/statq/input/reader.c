@@ -15,6 +15,8 @@
 
 /* the most tails statq_reader_head remembers (by digest, some 100 bytes each) before it forgets them all */
 #define STATQ_READER_TAILS 200000
+/* the most frames and frameless tails statq_reader_tail_good remembers (the same) before it forgets them all */
+#define STATQ_READER_PIECES 200000
 /* statq_reader_timeout: --seconds or --samples reached, stop reading */
 #define STATQ_READER_STOP (-2)
 
@@ -65,8 +67,16 @@ typedef struct _statq_reader_state {
 	bool   refused;     /* the listener refused us */
 	char   reason[256];
 	statq_table tails;  /* calls->head: the tails found good, by their digest (statq_table_digest_of) */
+	statq_table frames; /* calls->head: the frames found good where they stand (statq_reader_tail_good) */
+	statq_table bodies; /* calls->head: the tails found good without their frames */
 	char  *split;       /* calls->head: a head or a tail as its own JSON text */
 	size_t split_capacity;
+	char  *piece;       /* calls->head: a piece of a tail as its own JSON text */
+	size_t piece_capacity;
+	size_t *ends;       /* calls->head: where a tail's frames end (statq_sample_stack) */
+	size_t ends_capacity;
+	statq_table_digest *digests; /* calls->head: the digests of a tail's frames */
+	size_t digests_capacity;
 } statq_reader_state;
 
 static statq_input *statq_reader_open(const statq_options *options, bool *implicit, char *error, size_t error_size)
@@ -153,24 +163,135 @@ static void statq_reader_pool_failed(const char *source, const char *secret_file
 	}
 }
 
+/* Room for length bytes in state->piece. */
+static char *statq_reader_piece(statq_reader_state *state, size_t length)
+{
+	if (length > state->piece_capacity) {
+		state->piece_capacity = length * 2;
+		state->piece = statq_realloc(state->piece, state->piece_capacity);
+	}
+	return state->piece;
+}
+
+/*
+ * text (length bytes, from its '{') as a tail's members: strict JSON, and
+ * none of the keys the head's checks read (one again in the tail would win
+ * in the whole line: that line is parsed whole).
+ */
+static bool statq_reader_members(json_tokener *tokener, const char *text, size_t length)
+{
+	json_object *object = statq_strict_parse(tokener, text, length);
+	bool good = object != NULL;
+
+	if (good && (json_object_object_get_ex(object, "type", NULL) || json_object_object_get_ex(object, "time", NULL)
+			|| json_object_object_get_ex(object, "elapsed", NULL) || json_object_object_get_ex(object, "request", NULL)
+			|| json_object_object_get_ex(object, "weight", NULL))) {
+		good = false;
+	}
+	json_object_put(object);
+	return good;
+}
+
+/*
+ * Whether a tail (length bytes: "location":...}) is good: {tail} strict
+ * JSON (statq_strict_parse's rules, strict.h) whose members are not the
+ * head's (statq_reader_members). Split around its frames (statq_sample_stack),
+ * it is exactly when the tail without them ({prefix suffix}: its other
+ * members and an empty array) is, and each frame is a JSON value where it
+ * stands ({"s":[frame,0]}: the same depth, the same rules, and nothing is
+ * no value). The split is
+ * where a parser of the tail without its frames finds the array (it reads
+ * the prefix alike whatever follows), so a frame cannot end a string or
+ * an object of the prefix. Frames and frameless tails are remembered by
+ * digest: a new tail of frames seen before costs the check of its few
+ * other members. A tail that does not split is checked whole.
+ */
+static bool statq_reader_tail_good(statq_reader_state *state, json_tokener *tokener, const char *tail, size_t length,
+	statq_reader_split *where)
+{
+	size_t open, count, suffix, start, i;
+	statq_table_digest digest;
+	char *piece;
+	bool added;
+
+	if (!statq_sample_stack(tail, length, &open, &state->ends, &count, &state->ends_capacity)) {
+		piece = statq_reader_piece(state, length + 1);
+		piece[0] = '{';
+		memcpy(piece + 1, tail, length);
+		return statq_reader_members(tokener, piece, length + 1);
+	}
+	if (state->frames.used + state->bodies.used >= STATQ_READER_PIECES) {
+		statq_table_clear(&state->frames);
+		statq_table_clear(&state->bodies);
+	}
+	suffix = count ? state->ends[count - 1] : open;
+	piece = statq_reader_piece(state, 1 + open + length - suffix);
+	piece[0] = '{';
+	memcpy(piece + 1, tail, open);
+	memcpy(piece + 1 + open, tail + suffix, length - suffix);
+	digest = statq_table_digest_of(piece, 1 + open + length - suffix);
+	if (!statq_table_find(&state->bodies, &digest, sizeof(digest))) {
+		if (!statq_reader_members(tokener, piece, 1 + open + length - suffix)) {
+			return false;
+		}
+		statq_table_get(&state->bodies, &digest, sizeof(digest), &added);
+	}
+	if (count > state->digests_capacity) {
+		state->digests_capacity = count * 2;
+		state->digests = statq_realloc(state->digests, state->digests_capacity * sizeof(*state->digests));
+	}
+	for (i = 0, start = open; i < count; start = state->ends[i++] + 1) {
+		size_t frame = state->ends[i] - start;
+		json_object *object;
+
+		digest = state->digests[i] = statq_table_digest_of(tail + start, frame);
+		if (statq_table_find(&state->frames, &digest, sizeof(digest))) {
+			continue;
+		}
+		/* (",0": a frame that is no value, nothing or whitespace, does not parse) */
+		piece = statq_reader_piece(state, frame + 10);
+		memcpy(piece, "{\"s\":[", 6);
+		memcpy(piece + 6, tail + start, frame);
+		memcpy(piece + 6 + frame, ",0]}", 4);
+		if (!(object = statq_strict_parse(tokener, piece, frame + 10))) {
+			return false;
+		}
+		json_object_put(object);
+		statq_table_get(&state->frames, &digest, sizeof(digest), &added);
+	}
+	if (where) {
+		where->open = open;
+		where->count = count;
+		where->ends = state->ends;
+		where->frames = state->digests;
+	}
+	return true;
+}
+
 /*
  * For calls->head: a sample line as stat writes it, {head,"location":...}
  * (or "symbol", ...), split before the first of its frames' keys
  * (statq_sample_split). Each part parses as an object of its own only when
  * the split is at the line's top level, and then the line is the two
  * objects' members together. The head, {head}, is parsed and returned; the
- * tail, {"location":...} (the frames, the bulk of the line), is parsed only
- * the first time its exact text is seen, then remembered as good (by its
+ * tail, {"location":...} (the frames, the bulk of the line), is checked
+ * only the first time its exact text is seen (statq_reader_tail_good, a
+ * frame seen before is not checked again), then remembered as good (by its
  * 128-bit digest: kilobytes of frames take 16 bytes). Both by
  * statq_strict_parse's rules (strict.h). NULL when the line is not such a line (no key, a part that does not parse, a tail that
  * repeats a key the head is checked for, a head that is not a sample): the
  * caller parses it whole, as any other line, so that what is a sample, and
  * what is malformed, is exactly what it is for every other command.
+ * Returning the head, it says where the line split and its tail's digest
+ * in *where (unless NULL: reader.h's statq_reader_split).
  */
-static json_object *statq_reader_head(statq_reader_state *state, json_tokener *tokener, const char *line, size_t length)
+static json_object *statq_reader_head(statq_reader_state *state, json_tokener *tokener, const char *line, size_t length,
+	statq_reader_split *where)
 {
 	const char *split = statq_sample_split(line, length);
 	statq_table_digest digest;
+	statq_table_entry *known;
+	uint64_t *memo;
 	size_t head, tail;
 	json_object *object;
 
@@ -179,32 +300,24 @@ static json_object *statq_reader_head(statq_reader_state *state, json_tokener *t
 	}
 	head = (size_t) (split - line);
 	tail = length - head - 1;   /* "location":... (or "symbol":...) without the comma */
-	if (head + tail + 2 > state->split_capacity) {
-		state->split_capacity = (head + tail + 2) * 2;
+	if (head + 2 > state->split_capacity) {
+		state->split_capacity = (head + 2) * 2;
 		state->split = statq_realloc(state->split, state->split_capacity);
 	}
 	/* the tail first, known by its text's digest: most lines repeat one seen before */
 	digest = statq_table_digest_of(split + 1, tail);
-	if (!statq_table_find(&state->tails, &digest, sizeof(digest))) {
+	if ((known = statq_table_find(&state->tails, &digest, sizeof(digest)))) {
+		memo = &known->value;
+	} else {
 		bool added;
 
-		state->split[0] = '{';
-		memcpy(state->split + 1, split + 1, tail);
-		if (!(object = statq_strict_parse(tokener, state->split, tail + 1))) {
+		if (!statq_reader_tail_good(state, tokener, split + 1, tail, where)) {
 			return NULL;
 		}
-		/* a key the head's checks read, again in the tail, would win in the whole line: parse that line whole */
-		if (json_object_object_get_ex(object, "type", NULL) || json_object_object_get_ex(object, "time", NULL)
-				|| json_object_object_get_ex(object, "elapsed", NULL) || json_object_object_get_ex(object, "request", NULL)
-				|| json_object_object_get_ex(object, "weight", NULL)) {
-			json_object_put(object);
-			return NULL;
-		}
-		json_object_put(object);
 		if (state->tails.used >= STATQ_READER_TAILS) {
 			statq_table_clear(&state->tails);
 		}
-		statq_table_get(&state->tails, &digest, sizeof(digest), &added);
+		memo = statq_table_get(&state->tails, &digest, sizeof(digest), &added);
 	}
 	memcpy(state->split, line, head);
 	state->split[head] = '}';
@@ -212,6 +325,11 @@ static json_object *statq_reader_head(statq_reader_state *state, json_tokener *t
 	if (!object || !json_object_is_type(object, json_type_object) || !statq_sample_kind(statq_reader_string(object, "type"))) {
 		json_object_put(object);
 		return NULL;
+	}
+	if (where) {
+		where->head = head;
+		where->digest = digest;
+		where->memo = memo;
 	}
 	return object;
 }
@@ -227,7 +345,11 @@ static void statq_reader_line(const statq_options *options, const statq_reader_c
 	if (length == 0) {
 		return;
 	}
-	if (!calls->head || !(object = statq_reader_head(state, tokener, line, length))) {
+	if (calls->split) {
+		calls->split->head = 0;
+		calls->split->frames = NULL;
+	}
+	if (!calls->head || !(object = statq_reader_head(state, tokener, line, length, calls->split))) {
 		object = statq_strict_parse(tokener, line, length);
 	}
 	if (!object || !json_object_is_type(object, json_type_object) || !(type = statq_reader_string(object, "type"))) {
@@ -491,6 +613,8 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 	memset(&state, 0, sizeof(state));
 	state.first = true;
 	statq_table_init(&state.tails);
+	statq_table_init(&state.frames);
+	statq_table_init(&state.bodies);
 	error[0] = '\0';
 	input = statq_reader_open(options, &implicit, error, sizeof(error));
 	if (!input) {
@@ -549,7 +673,12 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 	json_tokener_free(tokener);
 	statq_input_close(input);
 	statq_table_free(&state.tails);
+	statq_table_free(&state.frames);
+	statq_table_free(&state.bodies);
 	free(state.split);
+	free(state.piece);
+	free(state.ends);
+	free(state.digests);
 	return status;
 }
 

@@ -32,6 +32,7 @@
 #include <json-c/json.h>
 
 #include "../options.h"
+#include "../profile/table.h"
 
 typedef enum {
 	STATQ_STOP_EOF = 0,
@@ -62,6 +63,28 @@ typedef struct _statq_totals {
 	char       source[512]; /* what was read, for messages */
 } statq_totals;
 
+/*
+ * Where the line just handed to calls->sample splits, for a command that
+ * reads heads (calls->head): head is the offset of the ',' before its tail
+ * (statq_sample_split), 0 when the line was parsed whole; digest is the
+ * tail's (statq_table_digest_of of the bytes after that comma, to the
+ * line's end), a tail that parsed as JSON; memo a number the command may
+ * keep with that tail, in the reader's memory of good tails (0 when the
+ * reader first remembers it, and again after it forgot them all), valid
+ * during the call. When the reader checked the tail for this line (the
+ * first time it came) frame by frame, frames holds their digests, and
+ * open, count and ends where they are (statq_sample_stack's); else frames
+ * is NULL.
+ */
+typedef struct _statq_reader_split {
+	size_t             head;
+	statq_table_digest digest;
+	uint64_t          *memo;
+	const statq_table_digest *frames;
+	size_t             open, count;
+	const size_t      *ends;
+} statq_reader_split;
+
 typedef struct _statq_reader_calls {
 	/* a sample that passed the filters; line is its text */
 	void  (*sample)(void *context, json_object *sample, const char *line, size_t length);
@@ -79,6 +102,8 @@ typedef struct _statq_reader_calls {
 	 * consumes its Redis stream)
 	 */
 	bool   head;
+	/* with head: filled for each sample before sample is called (NULL: not wanted) */
+	statq_reader_split *split;
 } statq_reader_calls;
 
 /*

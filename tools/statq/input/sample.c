@@ -302,3 +302,148 @@ const char *statq_sample_split(const char *line, size_t length)
 	}
 	return NULL;
 }
+
+static bool statq_sample_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+static size_t statq_sample_spaces(const char *text, size_t length, size_t i)
+{
+	while (i < length && statq_sample_space(text[i])) {
+		i++;
+	}
+	return i;
+}
+
+/* Whether a byte of word is c (SWAR: a byte of word ^ c..c is zero). */
+static bool statq_sample_has(uint64_t word, unsigned char c)
+{
+	uint64_t x = word ^ (0x0101010101010101ULL * c);
+
+	return ((x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL) != 0;
+}
+
+/*
+ * Past the string whose opening quote is text[i]: after its closing quote
+ * (a backslash escapes the byte after it); length: none. Eight bytes at a
+ * time while they hold neither a quote nor a backslash.
+ */
+static size_t statq_sample_string_end(const char *text, size_t length, size_t i)
+{
+	for (i++; i < length; ) {
+		uint64_t word;
+
+		if (length - i >= 8 && (memcpy(&word, text + i, 8), !statq_sample_has(word, '"') && !statq_sample_has(word, '\\'))) {
+			i += 8;
+			continue;
+		}
+		if (text[i] == '"') {
+			return i + 1;
+		}
+		i += text[i] == '\\' ? 2 : 1;
+	}
+	return length;
+}
+
+/* What a byte is to statq_sample_value_end: 1 a quote, 2 an opening bracket, 3 a closing one, 0 anything else. */
+static const unsigned char statq_sample_structure[256] = {['"'] = 1, ['{'] = 2, ['['] = 2, ['}'] = 3, [']'] = 3};
+
+/* Past the JSON value at text[i] (after any whitespace); length when it runs off the end. */
+static size_t statq_sample_value_end(const char *text, size_t length, size_t i)
+{
+	size_t depth = 0;
+
+	i = statq_sample_spaces(text, length, i);
+	if (i < length && statq_sample_structure[(unsigned char) text[i]] != 1 && statq_sample_structure[(unsigned char) text[i]] != 2) {
+		/* a number, true, false or null */
+		while (i < length && !statq_sample_space(text[i]) && text[i] != ',' && text[i] != '}' && text[i] != ']') {
+			i++;
+		}
+		return i;
+	}
+	while (i < length) {
+		switch (statq_sample_structure[(unsigned char) text[i]]) {
+			case 1:
+				i = statq_sample_string_end(text, length, i);
+				if (depth == 0) {
+					return i;
+				}
+				continue;
+			case 2:
+				depth++;
+				break;
+			case 3:
+				if (--depth == 0) {
+					return i + 1;
+				}
+				break;
+			default:
+				break;
+		}
+		i++;
+	}
+	return length;
+}
+
+/* The ',' or ']' after the element starting at tail[i] (length: none), and its place in *ends. */
+static size_t statq_sample_element(const char *tail, size_t length, size_t i, size_t **ends, size_t *count, size_t *capacity)
+{
+	i = statq_sample_spaces(tail, length, statq_sample_value_end(tail, length, i));
+	if (i >= length || (tail[i] != ',' && tail[i] != ']')) {
+		return length;
+	}
+	if (*count == *capacity) {
+		*capacity = *capacity ? *capacity * 2 : 64;
+		*ends = statq_realloc(*ends, *capacity * sizeof(**ends));
+	}
+	(*ends)[(*count)++] = i;
+	return i;
+}
+
+bool statq_sample_stack(const char *tail, size_t length, size_t *open, size_t **ends, size_t *count, size_t *capacity)
+{
+	size_t i = 0;
+
+	*count = 0;
+	/* the members, "key":value, up to "stack":[ */
+	for (;;) {
+		size_t key, key_end, value;
+
+		i = statq_sample_spaces(tail, length, i);
+		if (i >= length || tail[i] != '"') {
+			return false;
+		}
+		key = i;
+		key_end = statq_sample_string_end(tail, length, i);
+		i = statq_sample_spaces(tail, length, key_end);
+		if (i >= length || tail[i] != ':') {
+			return false;
+		}
+		value = statq_sample_spaces(tail, length, i + 1);
+		if (key_end - key == 7 && memcmp(tail + key, "\"stack\"", 7) == 0 && value < length && tail[value] == '[') {
+			i = value + 1;
+			break;
+		}
+		i = statq_sample_spaces(tail, length, statq_sample_value_end(tail, length, value));
+		if (i >= length || tail[i] != ',') {
+			return false;
+		}
+		i++;
+	}
+	*open = i;
+	/* the elements: none when only whitespace comes before the ']' */
+	if (statq_sample_spaces(tail, length, i) < length && tail[statq_sample_spaces(tail, length, i)] == ']') {
+		return true;
+	}
+	for (;;) {
+		i = statq_sample_element(tail, length, i, ends, count, capacity);
+		if (i >= length) {
+			return false;
+		}
+		if (tail[i] == ']') {
+			return true;
+		}
+		i++;
+	}
+}

@@ -107,4 +107,19 @@ extern const char *const statq_sample_kinds[3];
  */
 const char *statq_sample_split(const char *line, size_t length);
 
+/*
+ * Where a tail (the line after statq_sample_split's comma, to its end)
+ * splits around the elements of its first top-level "stack" member (the
+ * frames): *open just after that array's '[', and (*ends)[i] at the ',' or
+ * ']' after element i, *count of them (0 for an empty array). The tail is
+ * then its prefix tail[0, open), the elements tail[open, ends[0]),
+ * tail[ends[0] + 1, ends[1]), ... (exactly as written, whitespace and
+ * all), and its suffix from ends[count - 1] (from open when count is 0).
+ * It reads the text as JSON, left to right, without checking it: on JSON
+ * text it finds what a parser finds, and on a prefix it has read it
+ * decides the same whatever follows. false: no such member, or text it
+ * cannot follow. *ends grows as needed (*capacity its room). Any thread.
+ */
+bool statq_sample_stack(const char *tail, size_t length, size_t *open, size_t **ends, size_t *count, size_t *capacity);
+
 #endif
