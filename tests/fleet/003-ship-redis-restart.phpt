@@ -52,7 +52,7 @@ $said = array_sum(array_map(fn($f) => (int) $f['n'], array_filter($entries, fn($
 $last = array_values(array_filter($entries, fn($f) => $f['type'] === 'dropped'));
 $last = end($last);
 printf("\"dropped\" entries add up to the drops: %s, the last one's total: %s, labelled: %s\n", $said === $dropped ? 'yes' : "no ($said of $dropped)",
-    (int) $last['total'] === $dropped ? 'yes' : 'no', $last['v'] === '1' && $last['host'] !== '' && $last['pool'] !== '' ? 'yes' : 'no');
+    (int) $last['total'] === $dropped ? 'yes' : 'no', $last['v'] === '2' && $last['host'] !== '' && $last['pool'] !== '' ? 'yes' : 'no');
 $after = array_sum(array_map(fn($f) => (int) $f['n'], array_filter($entries, fn($f) => $f['type'] === 'samples')));
 printf("samples shipped to the new Redis: %s, no more than shipped: %s\n", $after > 0 ? 'yes' : 'no', $after <= $shipped ? 'yes' : 'no');
 ?>

@@ -31,7 +31,7 @@ $entry = fn(array $lines, bool $gzip = true) => ['v', '1', 'type', 'samples', 'h
 
 $add($entry($old));
 $add(['foo', 'bar']);
-$add(['v', '2', 'type', 'samples']);
+$add(['v', '3', 'type', 'samples']);
 $add(['v', '1', 'type', 'samples', 'encoding', 'jsonl+gzip', 'samples', 'not gzip at all']);
 $add(['v', '1', 'type', 'samples', 'encoding', 'zstd', 'samples', 'x']);
 $add($entry(array_merge($recent, ['{"type":"user", broken', 'not json']), false));
@@ -79,7 +79,7 @@ printf("--retain-days 2: exit %d, three days ago removed: %s, today kept: %s, th
 ?>
 --EXPECT--
 statq: aggregate: skipped entry ID of stat:samples: no field v: not an entry of statq ship (acknowledged; it will not be read again)
-statq: aggregate: skipped entry ID of stat:samples: an entry format other than v=1 (a newer statq ship?) (acknowledged; it will not be read again)
+statq: aggregate: skipped entry ID of stat:samples: an entry format other than v=1 and v=2 (a newer statq ship?) (acknowledged; it will not be read again)
 statq: aggregate: skipped entry ID of stat:samples: its samples are not whole gzip data (acknowledged; it will not be read again)
 statq: aggregate: skipped entry ID of stat:samples: an unknown encoding (acknowledged; it will not be read again)
 statq: aggregate: entry ID of stat:samples: skipped 2 malformed lines

@@ -12,7 +12,7 @@ require __DIR__ . '/fleet.inc';
 $dir = stat_test_dir();
 [$code, $out] = statq_run(['--help']);
 printf("--help lists them: %s\n", preg_match_all('/^  (pprof|ship|aggregate) /m', $out) === 3 ? 'yes' : 'no');
-foreach (['pprof' => ['--output', '--idle', 'samples/count'], 'ship' => ['--redis', '--stream', '--maxlen', '--host', '--pool', '--batch', '--buffer', '--plain', '--follow', 'type=dropped'],
+foreach (['pprof' => ['--output', '--idle', 'samples/count'], 'ship' => ['--redis', '--stream', '--maxlen', '--host', '--pool', '--batch', '--buffer', '--plain', '--jsonl', '--follow', 'type=dropped'],
     'aggregate' => ['--redis', '--stream', '--group', '--consumer', '--dir', '--once', '--retain-hours', '--retain-days', '--claim-idle', '--flush']] as $command => $words) {
     [$code, $out] = statq_run([$command, '--help']);
     $missing = array_filter($words, fn($w) => !str_contains($out, $w));

@@ -33,7 +33,7 @@ $length = $redis->cmd(['XLEN', 'stat:trim']);
 printf("stream length about 10 (10 to 19): %s\n", $length >= 10 && $length <= 19 ? 'yes' : "no: $length");
 $entries = $redis->entries('stat:trim');
 $last = end($entries);
-printf("the newest kept: %s\n", json_decode(rtrim($last['samples'], "\n"), true) == end($recorded) ? 'yes' : 'no');
+printf("the newest kept: %s\n", json_decode(fleet_entry_lines($last)[0], true) == end($recorded) ? 'yes' : 'no');
 $host = gethostname();
 $labels = array_values(array_unique(array_map(fn($fields) => $fields['host'] . '/' . $fields['pool'], $entries)));
 printf("host and pool labels default to this host's name: %s\n", $labels === ["$host/$host"] ? 'yes' : 'no: ' . implode(' ', $labels));

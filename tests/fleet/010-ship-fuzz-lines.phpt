@@ -1,5 +1,5 @@
 --TEST--
-fleet: ship fed mutated JSON lines (seeded, as client/024's readers are): it forwards exactly the lines every other command counts as samples, in order, and counts the malformed ones as they do (its samples' frames are checked once per distinct text, never less strictly)
+fleet: ship fed mutated JSON lines (seeded, as client/024's readers are), and lines whose frames are mutated (nothing between commas, a comma before the ']', scalars, nesting around json-c's 32 levels, single quotes, bytes after a frame): it forwards exactly the lines every other command counts as samples, in order (those `statq record` keeps), and counts the malformed ones as they do (its samples' frames are checked once per distinct text, each frame once, never less strictly); packed entries say of each sample what its line says
 --SKIPIF--
 <?php require __DIR__ . '/fleet.inc'; if ($reason = fleet_skip_reason(['redis-server'])) die("skip $reason"); ?>
 --INI--
@@ -19,13 +19,32 @@ statq_binary();
 $redis = new FleetRedis();
 $base = fuzz_base_lines();
 
+/* a sample whose frames (its "stack" array, which ship checks frame by frame) are mutated */
+function fleet_frames_mutated(array $base): string
+{
+    $line = fuzz_pick($base);
+    $depth = mt_rand(26, 34);
+    $deep = fn(string $open, string $close) => str_repeat($open, $depth) . '1' . str_repeat($close, $depth);
+    $frame = fuzz_pick(['', ' ', ',', '{}x', '{"a":1}}', '01', '1e5,-0.5,true,null,"a\\\\",[],{}', "{'a':1}", '{"a":"' . chr(mt_rand(1, 31)) . '"}',
+        $deep('[', ']'), '{"deep":' . $deep('{"a":', '}') . '}', '"\\ud800"', '{"a":"\\u00e9\\"\\\\"}', '[1,]', 'nul']);
+    return fuzz_pick([
+        str_replace('"stack":[', '"stack":[' . $frame . ',', $line),
+        str_replace('"stack":[', '"stack":[' . $frame, $line),
+        preg_replace('/\]\}$/', ',' . $frame . ']}', $line),
+        str_replace('"stack":[', '"st\\u0061ck":[' . $frame, $line),
+        str_replace('"stack":[', '"stack":{', $line),
+    ]);
+}
+
 $problems = [];
 $fed = 0;
-for ($f = 0; $f < 8; $f++) {
+/* files 0 to 7 mutated anywhere, 8 in the frames (json-c's depth counts there: record says what is malformed, not fuzz_classify) */
+for ($f = 0; $f < 9; $f++) {
     /* the same few samples again and again (their tails are remembered), mutated among them, and lines that repeat a key */
     $lines = [];
     for ($i = 0; $i < 3000; $i++) {
-        $lines[] = $f % 2 ? fuzz_mutated_line($base) : (mt_rand(0, 3) ? fuzz_pick($base) : fuzz_mutated_line($base));
+        $lines[] = $f === 8 ? (mt_rand(0, 1) ? fuzz_pick($base) : fleet_frames_mutated($base))
+            : ($f % 2 ? fuzz_mutated_line($base) : (mt_rand(0, 3) ? fuzz_pick($base) : fuzz_mutated_line($base)));
         if (mt_rand(0, 19) === 0) {
             /* a key the head says, again after the frames: the last one counts, as in the whole line */
             $lines[] = preg_replace('/\}$/', ',' . fuzz_pick(['"type":"lost"', '"time":"x"', '"time":1e999', '"elapsed":null',
@@ -39,25 +58,47 @@ for ($f = 0; $f < 8; $f++) {
     $expect = fuzz_text_count($text);
     $samples = array_values(array_filter(explode("\n", substr($text, 0, -1)), fn($line) => fuzz_classify($line) === 'sample'));
 
-    [$code, $out, $err] = statq_run(['ship', '-f', "$dir/lines-$f.jsonl", '--redis', $redis->url(), '--stream', "fuzz:$f", '--plain',
-        '--batch', '500', '--maxlen', '0']);
+    /* packed entries (v2), but for file 7 (v1, --jsonl): plain, gzip */
+    [$code, $out, $err] = statq_run(array_merge(['ship', '-f', "$dir/lines-$f.jsonl", '--redis', $redis->url(), '--stream', "fuzz:$f",
+        '--batch', '500', '--maxlen', '0'], $f === 7 ? ['--jsonl'] : [], $f % 2 ? ['--plain'] : []));
     $what = "file $f (seed $seed)";
     if ($code !== ($expect['sample'] > 0 ? 0 : 1)) {
         $problems[] = "$what: exit $code: " . substr($err, 0, 300);
     }
     $read = preg_match('/ship: (\d+) samples read/', $err, $m) ? (int) $m[1] : -1;
     $warned = preg_match('/skipped (\d+) malformed lines? in /', $err, $m) ? (int) $m[1] : 0;
-    if ($read !== $expect['sample'] || $warned !== $expect['malformed']) {
+    if ($f < 8 && ($read !== $expect['sample'] || $warned !== $expect['malformed'])) {
         $problems[] = "$what: $read samples read and $warned malformed, expected {$expect['sample']} and {$expect['malformed']}";
     }
     $shipped = [];
     foreach ($redis->entries("fuzz:$f") as $fields) {
-        if (($fields['type'] ?? '') === 'samples') {
-            array_push($shipped, ...explode("\n", substr($fields['samples'], 0, -1)));
+        if (($fields['type'] ?? '') !== 'samples') {
+            continue;
+        }
+        foreach (fleet_entry_samples($fields) as [$line, $said]) {
+            $shipped[] = $line;
+            /* what a packed entry says of a sample is what its line says (a path cut at a NUL, as C reads it) */
+            $sample = json_decode($line, true);
+            $path = $sample['request']['path'] ?? null;
+            $path = is_string($path) ? json_encode(explode("\0", $path)[0], JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE) : null;
+            $fact = [array_search($sample['type'] ?? '', ['', 'user', 'internal', 'memory'], true), $sample['weight'] ?? 1,
+                (float) ($sample['time'] ?? 0), $path];
+            if ($said !== null && ($said[0] !== $fact[0] || $said[1] !== $fact[1] || $said[2] !== $fact[2]
+                    || ($said[3] === null ? null : json_decode($said[3])) !== ($path === null ? null : json_decode($path)))) {
+                $problems[] = "$what: an entry says " . json_encode($said) . ' of ' . substr($line, 0, 200);
+            }
         }
     }
+    /* the samples `statq record` keeps (it checks each line whole), and as many malformed */
+    [, , $recorded] = statq_run(['record', '-f', "$dir/lines-$f.jsonl", '-o', "$dir/record-$f.jsonl"]);
+    $kept = array_values(array_filter(explode("\n", (string) @file_get_contents("$dir/record-$f.jsonl")),
+        fn($line) => in_array(json_decode($line, true)['type'] ?? null, ['user', 'internal', 'memory'], true)));
+    $skipped = preg_match('/skipped (\d+) malformed lines? in /', $recorded, $m) ? (int) $m[1] : 0;
+    if ($shipped !== $kept || $warned !== $skipped) {
+        $problems[] = "$what: ship forwarded " . count($shipped) . " lines and skipped $warned, record kept " . count($kept) . " samples and skipped $skipped";
+    }
     /* a sample line goes on as it came, but for what the reader's line ending takes (a trailing \r) */
-    if ($shipped !== array_map(fn($line) => rtrim($line, "\r"), $samples) && $shipped !== $samples) {
+    if ($f < 8 && $shipped !== array_map(fn($line) => rtrim($line, "\r"), $samples) && $shipped !== $samples) {
         $problems[] = "$what: " . count($shipped) . ' lines in Redis, not the ' . count($samples) . ' samples in order';
     }
 }

@@ -36,6 +36,7 @@ enum {
 	OPT_BATCH,
 	OPT_BUFFER,
 	OPT_PLAIN,
+	OPT_JSONL,
 	OPT_CONSUMER_GROUP,
 	OPT_CONSUMER,
 	OPT_DIR,
@@ -152,8 +153,12 @@ static const statq_option statq_option_table[] = {
 		"memory for entries waiting for Redis (default 64): when full,\n"
 		"new entries are dropped and counted"},
 	{"plain",   no_argument, OPT_PLAIN, STATQ_CMD_SHIP, NULL,
-		"write the samples of an entry as plain JSON lines (by default\n"
-		"they are gzip-compressed)"},
+		"write the samples of an entry uncompressed (by default they\n"
+		"are gzip-compressed)"},
+	{"jsonl",   no_argument, OPT_JSONL, STATQ_CMD_SHIP, NULL,
+		"write entries of format v1, stat's JSON lines as they came, for\n"
+		"consumers of the stream that read only those (by default: v2,\n"
+		"packed; statq aggregate reads both)"},
 	{"group",   required_argument, OPT_CONSUMER_GROUP, STATQ_CMD_AGGREGATE, "NAME",
 		"the consumer group (created, with the stream, when missing)"},
 	{"consumer", required_argument, OPT_CONSUMER, STATQ_CMD_AGGREGATE, "NAME",
@@ -316,6 +321,9 @@ static bool statq_options_plain(statq_options *options, int c)
 			return true;
 		case OPT_PLAIN:
 			options->plain = true;
+			return true;
+		case OPT_JSONL:
+			options->jsonl = true;
 			return true;
 		case OPT_CONSUMER_GROUP:
 			options->consumer_group = optarg;

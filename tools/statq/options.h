@@ -83,6 +83,7 @@ typedef struct _statq_options {
 	int64_t     batch;       /* ship: samples per entry */
 	int64_t     buffer;      /* ship: MiB held while Redis is away */
 	bool        plain;       /* ship: entries not gzip-compressed */
+	bool        jsonl;       /* ship: entries of format v1 (stat's lines as they came), not v2 (packed) */
 	const char *consumer_group; /* aggregate: the consumer group */
 	const char *consumer;    /* aggregate: this consumer's name (default: the host name) */
 	const char *dir;         /* aggregate: where the folded files go */

@@ -12,11 +12,16 @@
  * backoff, and a group that vanished (Redis restarted empty) is created
  * again.
  *
- * Parsing: json-c parses every line; a line in stat's key order is parsed
- * in two parts, its head (type, request, time) each time, by worker threads
- * reading the entries ahead (heads.h), and its tail (from "location" or
- * "symbol": the frames) only the first time that tail is seen in the
- * period being held (see statq_agg_line_tail).
+ * Parsing: an entry of format v2 (what ship writes) holds each sample's
+ * fields (time, weight, script, kind) and its tail (from "location" or
+ * "symbol": the frames) as pieces written once an entry (packed.h); worker
+ * threads reading the entries ahead (heads.h) decode it and make each
+ * tail's digest from its pieces'. In an entry of format v1 (stat's JSON
+ * lines: ship --jsonl, or older), json-c parses every line, in stat's key
+ * order in two parts: its head (type, request, time) by the workers, its
+ * tail here. Either way a tail's frames are parsed only the first time
+ * that tail is seen in the period being held (statq_agg_line_tail,
+ * statq_agg_packed_tail), and remembered by digest.
  *
  * Counting: each sample's stack (named as statq fold names it) is interned
  * once (its text, an id) and counted in memory per file, by id (counts.h),
@@ -662,6 +667,7 @@ static void statq_agg_free(statq_agg *agg)
 	}
 	statq_heads_stop(agg->heads);
 	free(agg->split);
+	free(agg->line);
 	free(agg->stacks);
 	free(agg->quad_files);
 }

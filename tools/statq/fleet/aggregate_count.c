@@ -1,11 +1,14 @@
 /*
  * aggregate_count.c: each sample of an entry into the counts of the files
- * it belongs to (aggregate_internal.h): the entry decompressed and split by
- * heads.h's workers, each line's head parsed there and its tail here the
- * first time it is seen (by digest after), its stack interned (each
+ * it belongs to (aggregate_internal.h): the entry decompressed by heads.h's
+ * workers and, for v1, split into lines with each line's head parsed there,
+ * for v2 its packed records read there (packed.h); each tail parsed here
+ * the first time it is seen (by digest after: a v1 tail's text's, a v2
+ * tail's pieces'; both make the same stack), its stack interned (each
  * frame's escaped name once, the stack as their ids; a folded file's lines
  * the same way), counted as its weight (sample.h) in its hour's and day's
- * files, for `all` and its script.
+ * files, for `all` and its script. A packed sample whose tail does not
+ * parse, or that has none, is read whole, as a v1 line.
  * The main thread.
  */
 #include <dirent.h>
@@ -296,6 +299,39 @@ static json_object *statq_agg_parse(statq_agg *agg, const char *text, size_t len
 	return statq_heads_parse(agg->tokener, text, length);
 }
 
+/* Room for more bytes after {"type":KIND, at the start of agg->split, which it writes; its length. */
+static size_t statq_agg_split_begin(statq_agg *agg, int kind, size_t more)
+{
+	if (more + 32 > agg->split_capacity) {
+		agg->split_capacity = (more + 32) * 2;
+		agg->split = statq_realloc(agg->split, agg->split_capacity);
+	}
+	/* the frames are named by the kind too: {"type":KIND,"location":...} */
+	return (size_t) snprintf(agg->split, agg->split_capacity, "{\"type\":\"%s\",", statq_sample_kinds[kind - 1]);
+}
+
+/*
+ * The stack of the tail in agg->split (its first length bytes, from
+ * statq_agg_split_begin), interned and remembered by digest in
+ * agg->tails[kind - 1]. false: it does not parse, or has a "weight" (the
+ * line's, were it read whole: the caller reads it whole).
+ */
+static bool statq_agg_tail_parse(statq_agg *agg, int kind, const statq_table_digest *digest, size_t length, uint64_t *stack)
+{
+	json_object *frames;
+	bool added;
+
+	if (!(frames = statq_agg_parse(agg, agg->split, length)) || json_object_object_get_ex(frames, "weight", NULL)) {
+		json_object_put(frames);
+		return false;
+	}
+	*stack = statq_agg_frames(agg, frames);
+	json_object_put(frames);
+	*statq_table_get(&agg->tails[kind - 1], digest, sizeof(*digest), &added) = *stack;
+	agg->bytes += sizeof(*digest) + 1 + sizeof(statq_table_entry) * 2 + 16;
+	return true;
+}
+
 /*
  * The fast way for a line as stat writes it: its head (type, request, time,
  * ...) was parsed alone by a worker (heads.h), and its tail (location,
@@ -307,37 +343,21 @@ static json_object *statq_agg_parse(statq_agg *agg, const char *text, size_t len
  */
 static bool statq_agg_line_tail(statq_agg *agg, const char *line, const statq_head *head, const char *path, double fallback)
 {
-	const char *tail = line + head->tail, *kind = statq_sample_kinds[head->kind - 1];
+	const char *tail = line + head->tail;
 	size_t tail_length = head->length - head->tail, key;
-	statq_table *tails = &agg->tails[head->kind - 1];
 	statq_table_entry *cached;
 	statq_table_digest digest;
 	uint64_t stack;
 
 	digest = statq_table_digest_of(tail, tail_length);
-	if ((cached = statq_table_find(tails, &digest, sizeof(digest)))) {
+	if ((cached = statq_table_find(&agg->tails[head->kind - 1], &digest, sizeof(digest)))) {
 		stack = cached->value;
 	} else {
-		json_object *frames;
-		bool added;
-
-		/* the frames are named by the kind too: {"type":KIND,"location":...} */
-		if (tail_length + 32 > agg->split_capacity) {
-			agg->split_capacity = (tail_length + 32) * 2;
-			agg->split = statq_realloc(agg->split, agg->split_capacity);
-		}
-		key = (size_t) snprintf(agg->split, agg->split_capacity, "{\"type\":\"%s\",", kind);
+		key = statq_agg_split_begin(agg, head->kind, tail_length);
 		memcpy(agg->split + key, tail, tail_length);
-		key += tail_length;
-		/* a "weight" among the frames (not where stat writes it) would be the line's: parse it whole */
-		if (!(frames = statq_agg_parse(agg, agg->split, key)) || json_object_object_get_ex(frames, "weight", NULL)) {
-			json_object_put(frames);
+		if (!statq_agg_tail_parse(agg, head->kind, &digest, key + tail_length, &stack)) {
 			return false;
 		}
-		stack = statq_agg_frames(agg, frames);
-		json_object_put(frames);
-		*statq_table_get(tails, &digest, sizeof(digest), &added) = stack;
-		agg->bytes += sizeof(digest) + 1 + sizeof(statq_table_entry) * 2 + 16;
 	}
 	statq_agg_add(agg, stack, head->time, path, fallback, head->weight);
 	return true;
@@ -384,6 +404,62 @@ static void statq_agg_malformed(statq_agg *agg, const char *id, const char *why)
 	statq_error("aggregate: skipped entry %s of %s: %s (acknowledged; it will not be read again)", id, agg->options->stream, why);
 }
 
+/*
+ * A packed sample (v2, packed.h) whose tail the worker made a digest of:
+ * the stack from agg->tails[kind - 1], or from the tail's text made from
+ * its pieces the first time (as a v1 line's tail: the same stack). false:
+ * that text does not parse (the caller reads the line whole).
+ */
+static bool statq_agg_packed_tail(statq_agg *agg, const statq_heads_entry *slot, const statq_packed_sample *sample, double fallback)
+{
+	const statq_packed_tail *tail = &slot->packed.tails[sample->tail];
+	statq_table_entry *cached;
+	uint64_t stack;
+
+	if ((cached = statq_table_find(&agg->tails[sample->kind - 1], &tail->digest, sizeof(tail->digest)))) {
+		stack = cached->value;
+	} else {
+		size_t key = statq_agg_split_begin(agg, sample->kind, 0);
+
+		statq_packed_tail_text(&slot->packed, slot->text, sample->tail, &agg->split, &agg->split_capacity, &key);
+		if (!statq_agg_tail_parse(agg, sample->kind, &tail->digest, key, &stack)) {
+			return false;
+		}
+	}
+	statq_agg_add(agg, stack, sample->time, sample->path == SIZE_MAX ? NULL : slot->packed.paths + sample->path, fallback,
+		sample->weight);
+	return true;
+}
+
+/* The samples of a packed entry (v2), counted; the lines that are malformed, counted in *bad. */
+static void statq_agg_packed(statq_agg *agg, const statq_heads_entry *slot, double fallback, uint64_t *bad)
+{
+	size_t i;
+
+	*bad += slot->packed.malformed;
+	for (i = 0; i < slot->packed.sample_count; i++) {
+		const statq_packed_sample *sample = &slot->packed.samples[i];
+		size_t length = sample->length;
+
+		if (sample->tail != STATQ_PACKED_NONE && statq_agg_packed_tail(agg, slot, sample, fallback)) {
+			continue;
+		}
+		/* the line whole: HEAD, and "," and its tail's text when it has one */
+		if (sample->length + 2 > agg->line_capacity) {
+			agg->line_capacity = (sample->length + 2) * 2;
+			agg->line = statq_realloc(agg->line, agg->line_capacity);
+		}
+		memcpy(agg->line, slot->text + sample->offset, sample->length);
+		if (sample->tail != STATQ_PACKED_NONE) {
+			agg->line[length++] = ',';
+			statq_packed_tail_text(&slot->packed, slot->text, sample->tail, &agg->line, &agg->line_capacity, &length);
+		}
+		if (!statq_agg_line(agg, agg->line, length, fallback)) {
+			(*bad)++;
+		}
+	}
+}
+
 /* One stream entry ([id, [field, value, ...]]), read ahead into slot: counted, and its id kept for XACK. */
 void statq_agg_entry(statq_agg *agg, const redisReply *item, const statq_heads_entry *slot)
 {
@@ -414,8 +490,9 @@ void statq_agg_entry(statq_agg *agg, const redisReply *item, const statq_heads_e
 	}
 	version = statq_heads_field(fields, "v");
 	type = statq_heads_field(fields, "type");
-	if (!version || strcmp(version->str, "1") != 0 || !type) {
-		statq_agg_malformed(agg, id->str, version ? "an entry format other than v=1 (a newer statq ship?)" : "no field v: not an entry of statq ship");
+	if (!version || (strcmp(version->str, "1") != 0 && strcmp(version->str, "2") != 0) || !type) {
+		statq_agg_malformed(agg, id->str, version ? "an entry format other than v=1 and v=2 (a newer statq ship?)"
+			: "no field v: not an entry of statq ship");
 		return;
 	}
 	if (strcmp(type->str, "dropped") == 0) {
@@ -458,7 +535,10 @@ void statq_agg_entry(statq_agg *agg, const redisReply *item, const statq_heads_e
 		return;
 	}
 	before = agg->samples;
-	for (i = 0; i < slot->count; i++) {
+	if (slot->format == 2) {
+		statq_agg_packed(agg, slot, fallback, &bad);
+	}
+	for (i = 0; slot->format == 1 && i < slot->count; i++) {
 		const statq_head *head = &slot->lines[i];
 		const char *line = slot->text + head->offset;
 

@@ -95,8 +95,10 @@ typedef struct _statq_agg {
 	size_t       frame_ids_capacity;
 	statq_table  quads;       /* {hour, entry point} -> index in quad_files */
 	statq_table  tails[3];    /* by kind (heads.h): a line's tail's digest -> stack id (see statq_agg_line_tail) */
-	char        *split;
+	char        *split;       /* scratch: a tail as JSON, {"type":KIND,... (statq_agg_split_begin) */
 	size_t       split_capacity;
+	char        *line;        /* scratch: a packed sample's line made whole (statq_agg_packed) */
+	size_t       line_capacity;
 	uint32_t    (*quad_files)[4]; /* the four files a sample of that hour and entry point counts in */
 	size_t       quad_count, quad_capacity;
 	statq_agg_file *files;

@@ -160,9 +160,11 @@ static void statq_heads_line(statq_heads_reader *reader, statq_heads_entry *slot
 static void statq_heads_read(statq_heads_reader *reader, const redisReply *item, statq_heads_entry *slot)
 {
 	const redisReply *fields, *version, *type, *encoding, *data;
+	const char *plain;
 	size_t start;
 
 	slot->state = STATQ_HEADS_NONE;
+	slot->format = 0;
 	slot->count = 0;
 	slot->paths_length = 0;
 	slot->text = NULL;
@@ -174,10 +176,16 @@ static void statq_heads_read(statq_heads_reader *reader, const redisReply *item,
 	type = statq_heads_field(fields, "type");
 	encoding = statq_heads_field(fields, "encoding");
 	data = statq_heads_field(fields, "samples");
-	if (!version || strcmp(version->str, "1") != 0 || !type || strcmp(type->str, "samples") != 0 || !encoding || !data) {
+	if (!version || !type || strcmp(type->str, "samples") != 0 || !encoding || !data) {
 		return;
 	}
-	if (strcmp(encoding->str, "jsonl+gzip") == 0) {
+	/* v1: "jsonl" or "jsonl+gzip"; v2: "packed" or "packed+gzip" */
+	slot->format = strcmp(version->str, "1") == 0 ? 1 : strcmp(version->str, "2") == 0 ? 2 : 0;
+	plain = slot->format == 1 ? "jsonl" : "packed";
+	if (slot->format == 0 || strncmp(encoding->str, plain, strlen(plain)) != 0) {
+		return;
+	}
+	if (strcmp(encoding->str + strlen(plain), "+gzip") == 0) {
 		ssize_t inflated = statq_heads_gunzip(slot, data->str, data->len);
 
 		if (inflated < 0) {
@@ -186,10 +194,15 @@ static void statq_heads_read(statq_heads_reader *reader, const redisReply *item,
 		}
 		slot->text = slot->inflated;
 		slot->length = (size_t) inflated;
-	} else if (strcmp(encoding->str, "jsonl") == 0) {
+	} else if (encoding->str[strlen(plain)] == '\0') {
 		slot->text = data->str;
 		slot->length = data->len;
 	} else {
+		return;
+	}
+	if (slot->format == 2) {
+		statq_packed_decode(&slot->packed, reader->tokener, slot->text, slot->length);
+		slot->state = STATQ_HEADS_READY;
 		return;
 	}
 	for (start = 0; start < slot->length; ) {
@@ -362,6 +375,7 @@ void statq_heads_stop(statq_heads *heads)
 		free(heads->slots[i].inflated);
 		free(heads->slots[i].lines);
 		free(heads->slots[i].path_buffer);
+		statq_packed_free(&heads->slots[i].packed);
 	}
 	pthread_cond_destroy(&heads->change);
 	pthread_cond_destroy(&heads->work);

@@ -1,10 +1,13 @@
 /*
  * heads.h: the entries of one XREADGROUP reply read ahead by worker
- * threads, for aggregate: each entry's samples decompressed and split into
- * lines, and each line's head (type, time, weight, the script's path) parsed by
- * json-c, while the caller's thread counts the entries before it.
+ * threads, for aggregate: each entry's samples decompressed, and then
+ * either split into lines with each line's head (type, time, weight, the
+ * script's path) parsed by json-c (format v1, stat's JSON lines), or read
+ * as packed records (format v2, packed.h: the fields are there, and each
+ * tail's digest is made from its pieces'), while the caller's thread counts
+ * the entries before it.
  *
- * The head is what a line as stat writes it holds before its frames
+ * v1: the head is what a line as stat writes it holds before its frames
  * (statq_sample_split says where, and why a line may be split there); the
  * tail, from "location" or "symbol", is left to the caller, who knows the
  * tails already seen. A line that is not such a line (no such key, a head
@@ -26,11 +29,12 @@
 #include <json-c/json.h>
 
 #include "../statq.h"
+#include "packed.h"
 
 typedef enum {
 	STATQ_HEADS_NONE = 0,  /* not a "samples" entry with its fields: the caller looks at it */
-	STATQ_HEADS_BAD_GZIP,  /* "jsonl+gzip" whose samples are not whole gzip data */
-	STATQ_HEADS_READY      /* text and lines are filled */
+	STATQ_HEADS_BAD_GZIP,  /* "jsonl+gzip" or "packed+gzip" whose samples are not whole gzip data */
+	STATQ_HEADS_READY      /* text and lines (v1) or packed (v2) are filled */
 } statq_heads_state;
 
 /* One line of an entry. */
@@ -45,9 +49,11 @@ typedef struct _statq_head {
 
 typedef struct _statq_heads_entry {
 	statq_heads_state state;
+	int         format;       /* READY: 1 (lines) or 2 (packed) */
 	const char *text;         /* the samples, decompressed */
 	size_t      length;
-	statq_head *lines;
+	statq_packed packed;      /* v2: the records of text */
+	statq_head *lines;        /* v1: its lines */
 	size_t      count;
 	const char *paths;        /* NUL-terminated paths, statq_head.path into it */
 

@@ -2,18 +2,25 @@
  * ship.c: `statq ship`, samples forwarded to a Redis stream in batches.
  *
  * The entry format is a contract for every consumer of the stream (statq
- * aggregate is one); README's "Profiling a fleet" documents it. Each XADD
- * entry has string fields:
- *   v        "1", the format's version
+ * aggregate is one); docs/protocol.md ("ship's Redis entries") documents
+ * it. Each XADD entry has string fields:
+ *   v        "2", the format's version ("1" with --jsonl)
  *   type     "samples": a batch; "dropped": a count of samples ship dropped
  *   host     the --host label; pool: the --pool label
  *   n        samples in the batch (for "dropped": dropped since the previous
  *            "dropped" entry; total: dropped since ship started)
  *   first, last   the least and greatest sample "time" (Unix seconds)
  *   lost     samples stat itself reported lost while this batch was read
- *   encoding "jsonl" or "jsonl+gzip"
- *   samples  the samples, stat's JSON lines as read ('\n' after each),
- *            gzip-compressed for "jsonl+gzip"
+ *   encoding "packed+gzip" or "packed" (--plain); v1: "jsonl+gzip" or "jsonl"
+ *   samples  v2: the samples packed (packed.h: each distinct frame and tail
+ *            once, each sample as its fields and its head, every line
+ *            recoverable byte for byte); v1: stat's JSON lines as read
+ *            ('\n' after each); gzip-compressed for "...+gzip"
+ *
+ * The reader checks every line (reader.h) and parses a sample's head, and
+ * its frames only the first time their text comes (by digest); the packer
+ * splits a tail into pieces the first time its digest comes, so a sample
+ * costs ship its head's parse, a hash of its line and the bytes it adds.
  *
  * Reading stat's stream never waits on Redis: the connection is
  * non-blocking, written and read only when poll() says it is ready (every
@@ -43,7 +50,9 @@
 
 #include "../profile/collect.h"
 #include "gzipper.h"
+#include "packed.h"
 #include "../input/reader.h"
+#include "../input/sample.h"
 #include "redis.h"
 
 #define STATQ_SHIP_WINDOW   64    /* entries in flight */
@@ -52,6 +61,8 @@
 #define STATQ_SHIP_BACKOFF  5.0   /* most seconds between connection attempts */
 #define STATQ_SHIP_GZIPPING 4     /* batches being compressed at once (gzipper.h) */
 #define STATQ_SHIP_STALL    2.0   /* seconds without a reply to entries in flight before it is said */
+#define STATQ_SHIP_RATIO_PACKED 4  /* about what gzip leaves of a batch: a fourth of a packed one, */
+#define STATQ_SHIP_RATIO_JSONL  8  /* an eighth of stat's JSON lines */
 
 typedef struct _statq_ship_entry {
 	bool     dropped;   /* a "dropped" counter entry */
@@ -74,7 +85,9 @@ typedef struct _statq_ship {
 	statq_ship_entry gzipping[STATQ_SHIP_GZIPPING];
 	size_t       gzipping_head, gzipping_count;
 
-	/* the batch being filled */
+	/* the batch being filled: packed (v2), or the lines in batch (v1, --jsonl) */
+	statq_packer *packer;
+	statq_reader_split split; /* where the sample being added splits (the reader's) */
 	char        *batch;
 	size_t       batch_length, batch_capacity;
 	uint64_t     batch_n;
@@ -178,12 +191,12 @@ static void statq_ship_gzipped(statq_ship *ship, bool wait)
 /*
  * The batch becomes an entry in the queue, through the gzipper (or is
  * dropped when the queue is full: a batch being compressed is counted at
- * an eighth of its size, about what gzip leaves of stat's JSON).
+ * what gzip leaves of it, about: STATQ_SHIP_RATIO_*).
  */
 static void statq_ship_seal(statq_ship *ship)
 {
 	statq_ship_entry entry;
-	size_t gzipping_bytes = 0;
+	size_t gzipping_bytes = 0, ratio = ship->gzip ? (ship->packer ? STATQ_SHIP_RATIO_PACKED : STATQ_SHIP_RATIO_JSONL) : 1;
 
 	if (ship->batch_n == 0) {
 		return;
@@ -198,7 +211,13 @@ static void statq_ship_seal(statq_ship *ship)
 		statq_gzipper_pending(ship->gzipper, &gzipping_bytes);
 	}
 
-	if (ship->queued_bytes + (gzipping_bytes + ship->batch_length) / (ship->gzip ? 8 : 1) > ship->limit_bytes) {
+	if (ship->packer) {
+		/* the packer's text is the batch (ship->batch is v1's) */
+		free(ship->batch);
+		ship->batch = statq_packer_take(ship->packer, &ship->batch_length);
+		ship->batch_capacity = ship->batch_length;
+	}
+	if (ship->queued_bytes + (gzipping_bytes + ship->batch_length) / ratio > ship->limit_bytes) {
 		char reason[256];
 
 		snprintf(reason, sizeof(reason), "%s, and the %lld MiB of --buffer are full",
@@ -244,7 +263,7 @@ static void statq_ship_append(statq_ship *ship, const statq_ship_entry *entry)
 	}
 	argv[argc++] = "*";
 	argv[argc++] = "v";
-	argv[argc++] = "1";
+	argv[argc++] = ship->packer ? "2" : "1";
 	argv[argc++] = "type";
 	argv[argc++] = entry->dropped ? "dropped" : "samples";
 	argv[argc++] = "host";
@@ -264,7 +283,7 @@ static void statq_ship_append(statq_ship *ship, const statq_ship_entry *entry)
 		argv[argc++] = "lost";
 		argv[argc++] = lost;
 		argv[argc++] = "encoding";
-		argv[argc++] = ship->gzip ? "jsonl+gzip" : "jsonl";
+		argv[argc++] = ship->packer ? (ship->gzip ? "packed+gzip" : "packed") : (ship->gzip ? "jsonl+gzip" : "jsonl");
 		argv[argc++] = "samples";
 		samples = argc;
 		argv[argc++] = entry->data;
@@ -492,24 +511,49 @@ static void statq_ship_pump(statq_ship *ship)
 	}
 }
 
+/* A sample into the packer, with the fields aggregate counts by, from the object the reader parsed (its head, or the line). */
+static void statq_ship_pack(statq_ship *ship, json_object *object, const char *line, size_t length, double time)
+{
+	json_object *type, *request, *value;
+	const char *path = NULL;
+	int64_t weight;
+	int kind = 0;
+
+	/* (the reader checked them: a sample's type, a weight of stat's) */
+	if (json_object_object_get_ex(object, "type", &type)) {
+		kind = statq_sample_kind(json_object_get_string(type));
+	}
+	statq_sample_weight(object, &weight);
+	if (json_object_object_get_ex(object, "request", &request) && json_object_object_get_ex(request, "path", &value)
+			&& json_object_is_type(value, json_type_string)) {
+		path = json_object_get_string(value);
+	}
+	statq_packer_add(ship->packer, line, length, &ship->split, kind, weight, time, path);
+	ship->batch_length = statq_packer_length(ship->packer);
+}
+
 static void statq_ship_sample(void *context, json_object *object, const char *line, size_t length)
 {
 	statq_ship *ship = context;
 	double time = statq_reader_time(object);
 
 	ship->read++;
-	if (ship->batch_length + length + 1 > ship->batch_capacity) {
-		while (ship->batch_length + length + 1 > ship->batch_capacity) {
-			ship->batch_capacity = ship->batch_capacity ? ship->batch_capacity * 2 : 1 << 20;
-		}
-		ship->batch = statq_realloc(ship->batch, ship->batch_capacity);
-	}
 	if (ship->batch_n == 0) {
 		ship->batch_started = statq_now();
 	}
-	memcpy(ship->batch + ship->batch_length, line, length);
-	ship->batch[ship->batch_length + length] = '\n';
-	ship->batch_length += length + 1;
+	if (ship->packer) {
+		statq_ship_pack(ship, object, line, length, time);
+	} else {
+		if (ship->batch_length + length + 1 > ship->batch_capacity) {
+			while (ship->batch_length + length + 1 > ship->batch_capacity) {
+				ship->batch_capacity = ship->batch_capacity ? ship->batch_capacity * 2 : 1 << 20;
+			}
+			ship->batch = statq_realloc(ship->batch, ship->batch_capacity);
+		}
+		memcpy(ship->batch + ship->batch_length, line, length);
+		ship->batch[ship->batch_length + length] = '\n';
+		ship->batch_length += length + 1;
+	}
 	ship->batch_n++;
 	if (time > 0 && (ship->batch_first == 0 || time < ship->batch_first)) {
 		ship->batch_first = time;
@@ -607,6 +651,7 @@ int statq_ship_main(int argc, char **argv)
 	ship.limit_bytes = (size_t) options.buffer << 20;
 	ship.backoff = 0.1;
 	ship.gzip = !options.plain;
+	ship.packer = options.jsonl ? NULL : statq_packer_new();
 	if (ship.gzip && !(ship.gzipper = statq_gzipper_start(1, STATQ_SHIP_GZIPPING))) {
 		statq_options_free(&options);
 		return STATQ_FAIL;
@@ -621,6 +666,7 @@ int statq_ship_main(int argc, char **argv)
 	calls.tick_every = 0.01;
 	calls.context = &ship;
 	calls.head = true;   /* the frames are for whoever reads the Redis stream */
+	calls.split = ship.packer ? &ship.split : NULL;
 	for (;;) {
 		status = statq_read(&options, "ship", &calls, &totals);
 		/* --follow: a daemon outlives a php-fpm that stays away longer than --retry */
@@ -656,6 +702,7 @@ int statq_ship_main(int argc, char **argv)
 
 	statq_redis_free(&ship.redis);
 	statq_gzipper_stop(ship.gzipper);
+	statq_packer_free(ship.packer);
 	free(ship.batch);
 	free(ship.entries);
 	statq_options_free(&options);
