@@ -20,8 +20,9 @@
  * lines: ship --jsonl, or older), json-c parses every line, in stat's key
  * order in two parts: its head (type, request, time) by the workers, its
  * tail here. Either way a tail's frames are parsed only the first time
- * that tail is seen in the period being held (statq_agg_line_tail,
- * statq_agg_packed_tail), and remembered by digest.
+ * that tail is seen (statq_agg_line_tail, statq_agg_packed_tail), and
+ * remembered by digest, with the stacks, from one flush to the next while
+ * what is interned stays under STATQ_AGG_INTERNED.
  *
  * Counting: each sample's stack (named as statq fold names it) is interned
  * once (its text, an id) and counted in memory per file, by id (counts.h),
@@ -319,7 +320,7 @@ static bool statq_agg_own_pending(statq_agg *agg)
 		if (n == 0 || strcmp(from, last) == 0) {
 			return true;
 		}
-		if (agg->bytes > STATQ_AGG_MEMORY) {
+		if (statq_agg_full(agg)) {
 			statq_agg_flush(agg);
 		}
 	}
@@ -454,7 +455,7 @@ static bool statq_agg_claim(statq_agg *agg)
 			statq_agg_taken(agg, taken);
 			return true;
 		}
-		if (agg->bytes > STATQ_AGG_MEMORY) {
+		if (statq_agg_full(agg)) {
 			statq_agg_flush(agg);
 		}
 	}
@@ -577,7 +578,7 @@ static void statq_agg_follow(statq_agg *agg)
 		if (n < 0) {
 			return;
 		}
-		if (agg->bytes > STATQ_AGG_MEMORY || statq_now() - agg->last_flush >= options->flush) {
+		if (statq_agg_full(agg) || statq_now() - agg->last_flush >= options->flush) {
 			/* a disk that refuses (full, read-only): read nothing more until it takes what is held */
 			while (!statq_agg_flush(agg) && !options->once && !statq_interrupted) {
 				poll(NULL, 0, 5000);

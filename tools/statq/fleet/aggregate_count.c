@@ -109,7 +109,7 @@ static uint32_t statq_agg_name_id(statq_agg *agg, const char *name, size_t lengt
 		}
 		agg->names[agg->name_count] = statq_table_find(&agg->name_ids, name, length)->key;
 		*value = ++agg->name_count;
-		agg->bytes += length + 1 + sizeof(statq_table_entry) * 2 + 16;
+		agg->interned += length + 1 + sizeof(statq_table_entry) * 2 + 16;
 	}
 	return (uint32_t) (*value - 1);
 }
@@ -139,7 +139,7 @@ static uint32_t statq_agg_stack_of_ids(statq_agg *agg, size_t depth)
 		agg->stacks[agg->stack_count].names = (const uint32_t *) (const void *) statq_table_find(&agg->stack_ids, agg->frame_ids, key)->key;
 		agg->stacks[agg->stack_count].depth = (uint32_t) depth;
 		*value = ++agg->stack_count;
-		agg->bytes += key + 1 + sizeof(statq_table_entry) * 2 + sizeof(*agg->stacks) + 16;
+		agg->interned += key + 1 + sizeof(statq_table_entry) * 2 + sizeof(*agg->stacks) + 16;
 	}
 	return (uint32_t) (*value - 1);
 }
@@ -191,10 +191,21 @@ size_t statq_agg_stack_text(statq_agg *agg, uint32_t stack)
 
 void statq_agg_stacks_clear(statq_agg *agg)
 {
+	size_t i;
+
 	statq_table_clear(&agg->stack_ids);
 	statq_table_clear(&agg->name_ids);
+	for (i = 0; i < 3; i++) {
+		statq_table_clear(&agg->tails[i]);
+	}
 	agg->stack_count = 0;
 	agg->name_count = 0;
+	agg->interned = 0;
+}
+
+bool statq_agg_full(const statq_agg *agg)
+{
+	return agg->bytes + agg->interned > STATQ_AGG_MEMORY;
 }
 
 /* The four files a sample taken at `when` in the script `path` counts in. */
@@ -328,7 +339,7 @@ static bool statq_agg_tail_parse(statq_agg *agg, int kind, const statq_table_dig
 	*stack = statq_agg_frames(agg, frames);
 	json_object_put(frames);
 	*statq_table_get(&agg->tails[kind - 1], digest, sizeof(*digest), &added) = *stack;
-	agg->bytes += sizeof(*digest) + 1 + sizeof(statq_table_entry) * 2 + 16;
+	agg->interned += sizeof(*digest) + 1 + sizeof(statq_table_entry) * 2 + 16;
 	return true;
 }
 

@@ -518,11 +518,11 @@ bool statq_agg_flush(statq_agg *agg)
 	}
 	agg->files_count = 0;
 	statq_table_clear(&agg->file_index);
-	statq_agg_stacks_clear(agg);
-	statq_table_clear(&agg->quads);
-	for (i = 0; i < 3; i++) {
-		statq_table_clear(&agg->tails[i]);
+	/* the stacks, their names and the tails that name them stay for the next flush, up to a bound */
+	if (agg->interned > STATQ_AGG_INTERNED) {
+		statq_agg_stacks_clear(agg);
 	}
+	statq_table_clear(&agg->quads);
 	agg->quad_count = 0;
 	agg->bytes = 0;
 	for (i = 0; i < agg->ids_count; i++) {

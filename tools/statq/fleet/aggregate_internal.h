@@ -45,7 +45,8 @@
 
 #define STATQ_AGG_COUNT     100                  /* the most entries per XREADGROUP */
 #define STATQ_AGG_READ_BYTES (8u << 20)          /* about the bytes of entries per XREADGROUP (statq_agg_entries) */
-#define STATQ_AGG_MEMORY    (96u << 20)          /* bytes held (stack texts, counts, tails) before writing */
+#define STATQ_AGG_MEMORY    (96u << 20)          /* bytes held (counts, and what is interned) before writing */
+#define STATQ_AGG_INTERNED  (48u << 20)          /* bytes interned (stacks, names, tails) kept from one write to the next, at most */
 #define STATQ_AGG_CLOSED    3600                 /* seconds after its end a period is closed */
 #define STATQ_AGG_TIMEOUT   10.0                 /* seconds for any Redis call */
 #define STATQ_AGG_WORKERS   2                    /* threads reading entries ahead (heads.h) */
@@ -83,7 +84,9 @@ typedef struct _statq_agg {
 	 * Stacks, interned (aggregate_count.c): each frame's name (as folded:
 	 * escaped) once, an id; each stack once, as the ids of its frames,
 	 * outermost first (a day of a fleet: 45,000 stacks of 35 frames in
-	 * some 6 MB, not 70 as text). Both emptied at each flush.
+	 * some 6 MB, not 70 as text). Kept from one flush to the next, with
+	 * the tails that name them, until they pass STATQ_AGG_INTERNED: then
+	 * all are forgotten at the end of a flush (no count names them then).
 	 */
 	statq_table  name_ids;    /* a frame's folded name -> id + 1 */
 	const char **names;       /* id -> the name (name_ids' copy) */
@@ -103,7 +106,8 @@ typedef struct _statq_agg {
 	size_t       quad_count, quad_capacity;
 	statq_agg_file *files;
 	size_t       files_count, files_capacity;
-	size_t       bytes;       /* stack bytes held */
+	size_t       bytes;       /* bytes of the files' counts held (emptied at each flush) */
+	size_t       interned;    /* bytes of the names, stacks and tails interned */
 
 	int          read_count;  /* entries per read: STATQ_AGG_READ_BYTES over the last read's bytes per entry */
 	char       **ids;         /* entries read, to acknowledge once written */
@@ -134,8 +138,10 @@ typedef struct _statq_agg {
 uint32_t statq_agg_stack(statq_agg *agg, const char *stack, size_t length);
 /* A stack's folded text (names joined by ';') into agg->stack; its length. */
 size_t statq_agg_stack_text(statq_agg *agg, uint32_t stack);
-/* Forget every stack and name (after a flush). */
+/* Forget every stack, name and tail (at the end of a flush: no count names them). */
 void statq_agg_stacks_clear(statq_agg *agg);
+/* Whether what is held (counts and what is interned) is past STATQ_AGG_MEMORY: time to write it. */
+bool statq_agg_full(const statq_agg *agg);
 /* One stream entry ([id, [field, value, ...]]), read ahead into slot: counted, and its id kept for XACK. */
 void statq_agg_entry(statq_agg *agg, const redisReply *item, const statq_heads_entry *slot);
 
