@@ -53,7 +53,8 @@
  * (.folded.gz; a late sample still merges into it). Retention removes
  * hourly and daily files older than --retain-hours and --retain-days.
  * Threads: this one does everything but read the entries ahead, which
- * STATQ_AGG_WORKERS workers do (heads.h: decompress, split, parse heads),
+ * STATQ_AGG_WORKERS workers do (heads.h: decompress, decode packed records
+ * or split lines and parse their heads),
  * one reply at a time, done before the reply is freed. SIGTERM and SIGINT
  * (the workers block them) end the loop, and what was read is written
  * before exiting: the files it merges into are read whole whatever signal
