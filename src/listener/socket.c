@@ -12,16 +12,30 @@
  * still holds an address (FPM reload), opening waits for it, boundedly
  * (STAT_SOCKET_RETRIES x STAT_SOCKET_RETRY_US).
  *
+ * Processes that open or close a unix socket at one path at once (PHPs
+ * started together with the same stat.stream) take turns: each holds an
+ * exclusive flock(2) on the socket's directory from its look at the file
+ * there to its own file in place (stat_socket_lock), and while it removes
+ * its file when it stops. A file found stale and then unlinked were two
+ * steps: another process could put its socket there in between, and lose it
+ * to the unlink (two listeners, one unreachable; one bound in place lost its
+ * file before its chmod). The lock is held for moments (a probe, an unlink,
+ * a bind, a link; not while waiting for an address in use), waited for
+ * boundedly (STAT_SOCKET_LOCK_TRIES x STAT_SOCKET_LOCK_US), and a directory
+ * that cannot be opened or locked goes without it, as before.
+ *
  * stat_socket_open: the main thread in MINIT, before any fork (the umask is
  * process-wide). stat_socket_close: the listener process when it stops, or
  * the process that opened the sockets at MSHUTDOWN when the listener is
  * gone; both close only their own descriptor.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -32,9 +46,67 @@
 /* startup waits at most this long (25 x 10 ms) for an address a restarting listener holds */
 #define STAT_SOCKET_RETRIES  25
 #define STAT_SOCKET_RETRY_US 10000
+/* and at most this long (400 x 2.5 ms) for another process's turn at the socket's directory */
+#define STAT_SOCKET_LOCK_TRIES 400
+#define STAT_SOCKET_LOCK_US    2500
 
-/* A unix socket file already there: replace it if nobody listens on it. */
-static bool stat_socket_clear(const stat_address *address, char *error, size_t error_size)
+/* Take the turn at the directory `lock` is open on; false (going on without) if it does not come in time. */
+static bool stat_socket_turn(int lock)
+{
+	int attempt;
+
+	if (lock < 0) {
+		return false;
+	}
+	for (attempt = 0; flock(lock, LOCK_EX | LOCK_NB) != 0; attempt++) {
+		if ((errno != EWOULDBLOCK && errno != EINTR) || attempt == STAT_SOCKET_LOCK_TRIES) {
+			return false;
+		}
+		usleep(STAT_SOCKET_LOCK_US);
+	}
+	return true;
+}
+
+/*
+ * The turn at the directory of a unix socket's path: a descriptor of the
+ * directory holding its flock (closing it gives the turn up), or -1 to go
+ * without (the directory cannot be read, or the turn did not come).
+ */
+static int stat_socket_lock(const char *path)
+{
+	char dir[sizeof(((struct sockaddr_un *) 0)->sun_path)];
+	const char *slash = strrchr(path, '/');
+	int lock;
+
+	if (!slash) {
+		strcpy(dir, ".");
+	} else if (slash == path) {
+		strcpy(dir, "/");
+	} else {
+		memcpy(dir, path, (size_t) (slash - path));
+		dir[slash - path] = '\0';
+	}
+	lock = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (lock >= 0 && !stat_socket_turn(lock)) {
+		close(lock);
+		lock = -1;
+	}
+	return lock;
+}
+
+static void stat_socket_unlock(int lock)
+{
+	if (lock >= 0) {
+		close(lock);
+	}
+}
+
+/*
+ * A unix socket file already there: replace it if nobody listens on it.
+ * With the turn at its directory (*lock), given up while it waits for a
+ * listener that is going away, and taken again (-1 if it did not come).
+ */
+static bool stat_socket_clear(const stat_address *address, int *lock, char *error, size_t error_size)
 {
 	const char *path = ((const struct sockaddr_un *) &address->addr)->sun_path;
 	struct stat st;
@@ -75,7 +147,19 @@ static bool stat_socket_clear(const stat_address *address, char *error, size_t e
 			snprintf(error, error_size, "%s is in use by another process", path);
 			return false;
 		}
+		/* (others take their turn meanwhile: this wait is for the listener, not for them) */
+		if (*lock >= 0) {
+			flock(*lock, LOCK_UN);
+		}
 		usleep(STAT_SOCKET_RETRY_US);
+		if (*lock >= 0 && !stat_socket_turn(*lock)) {
+			close(*lock);
+			*lock = -1;
+		}
+		if (lstat(path, &st) != 0) {
+			/* gone meanwhile: nothing to replace */
+			return true;
+		}
 	}
 
 	if (unlink(path) != 0 && errno != ENOENT) {
@@ -96,7 +180,7 @@ static bool stat_socket_clear(const stat_address *address, char *error, size_t e
  * filesystems, a security policy), a rename; if that is refused too, the
  * error says where to put the socket instead.
  */
-static bool stat_socket_link(const char *bound, const stat_address *address, char *error, size_t error_size)
+static bool stat_socket_link(const char *bound, const stat_address *address, int *lock, char *error, size_t error_size)
 {
 	const char *path = ((const struct sockaddr_un *) &address->addr)->sun_path;
 	int attempt;
@@ -117,7 +201,7 @@ static bool stat_socket_link(const char *bound, const stat_address *address, cha
 				"/run/php", path, strerror(refused), strerror(errno));
 			return false;
 		}
-		if (!stat_socket_clear(address, error, error_size)) {
+		if (!stat_socket_clear(address, lock, error, error_size)) {
 			return false;
 		}
 	}
@@ -137,7 +221,7 @@ static bool stat_socket_link(const char *bound, const stat_address *address, cha
  * bytes) is bound in place, and then appears just before it listens.
  */
 static bool stat_socket_bind_unix(stat_socket *sock, int fd, const stat_address *address, mode_t mode, gid_t group,
-	char *error, size_t error_size)
+	int *lock, char *error, size_t error_size)
 {
 	const char *path = ((const struct sockaddr_un *) &address->addr)->sun_path;
 	stat_address temporary = *address;
@@ -169,7 +253,7 @@ static bool stat_socket_bind_unix(stat_socket *sock, int fd, const stat_address 
 			"or as a member of that group", bound, (long) group, strerror(errno));
 	} else if (chmod(bound, mode) != 0) {
 		snprintf(error, error_size, "chmod(%s, %04o): %s", bound, (unsigned) mode, strerror(errno));
-	} else if (!aside || stat_socket_link(bound, address, error, error_size)) {
+	} else if (!aside || stat_socket_link(bound, address, lock, error, error_size)) {
 		if (lstat(path, &st) == 0) {
 			sock->dev = st.st_dev;
 			sock->ino = st.st_ino;
@@ -196,8 +280,28 @@ bool stat_socket_open(stat_socket *sock, const stat_address *address, mode_t mod
 		return true;
 	}
 
-	if (address->family == AF_UNIX && !stat_socket_clear(address, error, error_size)) {
-		return false;
+	if (address->family == AF_UNIX) {
+		/* from the look at the file there to this one's in place: this process's turn at the directory */
+		int lock = stat_socket_lock(((const struct sockaddr_un *) &address->addr)->sun_path);
+		bool ok = stat_socket_clear(address, &lock, error, error_size);
+
+		fd = -1;
+		if (ok) {
+			fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+			if (fd < 0) {
+				snprintf(error, error_size, "socket(): %s", strerror(errno));
+				ok = false;
+			}
+		}
+		if (ok && !stat_socket_bind_unix(sock, fd, address, mode, group, &lock, error, error_size)) {
+			close(fd);
+			ok = false;
+		}
+		stat_socket_unlock(lock);
+		if (ok) {
+			sock->fd = fd;
+		}
+		return ok;
 	}
 
 	fd = socket(address->family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -206,14 +310,7 @@ bool stat_socket_open(stat_socket *sock, const stat_address *address, mode_t mod
 		return false;
 	}
 
-	if (address->family == AF_UNIX) {
-		if (!stat_socket_bind_unix(sock, fd, address, mode, group, error, error_size)) {
-			close(fd);
-			return false;
-		}
-		sock->fd = fd;
-		return true;
-	} else {
+	{
 		int attempt = 0, rc;
 
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
@@ -228,7 +325,7 @@ bool stat_socket_open(stat_socket *sock, const stat_address *address, mode_t mod
 		}
 	}
 
-	if (address->family != AF_UNIX) {
+	{
 		/* name the port really bound (tcp://host:0 lets the kernel choose) */
 		struct sockaddr_storage bound;
 		socklen_t length = sizeof(bound);
@@ -263,12 +360,15 @@ void stat_socket_close(stat_socket *sock)
 
 	if (sock->address.family == AF_UNIX && sock->ino != 0) {
 		const char *path = ((const struct sockaddr_un *) &sock->address.addr)->sun_path;
+		/* (a process starting may find the file stale now, and put its own there: not between these two) */
+		int lock = stat_socket_lock(path);
 		struct stat st;
 
 		/* only the file we created: another process may have replaced it */
 		if (lstat(path, &st) == 0 && st.st_dev == sock->dev && st.st_ino == sock->ino) {
 			unlink(path);
 		}
+		stat_socket_unlock(lock);
 		sock->ino = 0;
 	}
 }
