@@ -59,6 +59,12 @@ static PHP_GINIT_FUNCTION(stat)
 	memset(stat_globals, 0, sizeof(*stat_globals));
 }
 
+/* (under ZTS a thread that ends frees its globals: its sampler thread ends with it) */
+static PHP_GSHUTDOWN_FUNCTION(stat)
+{
+	stat_request_gshutdown(&stat_globals->sampler);
+}
+
 static void stat_startup(int module_number)
 {
 	char error[STAT_ERROR_SIZE];
@@ -151,7 +157,7 @@ zend_module_entry stat_module_entry = {
 	PHP_STAT_VERSION,
 	PHP_MODULE_GLOBALS(stat),
 	PHP_GINIT(stat),
-	NULL,
+	PHP_GSHUTDOWN(stat),
 	NULL,
 	STANDARD_MODULE_PROPERTIES_EX
 };

@@ -125,24 +125,26 @@ static void stat_sockets_open(void)
 }
 
 /*
- * RINIT, at most once a second a process: a listener that stopped serving
- * because it is gone (killed) is written to PHP's error log, once for the
- * pool, and its clients_connected counter is set to 0: nobody reads the
- * stream or changes sampling until php-fpm reloads.
+ * RINIT, at most once a second a process (any of its request threads): a
+ * listener that stopped serving because it is gone (killed) is written to
+ * PHP's error log, once for the pool, and its clients_connected counter is
+ * set to 0: nobody reads the stream or changes sampling until php-fpm
+ * reloads.
  * Costs a clock read and an atomic load while the listener serves.
  */
 static void stat_listener_watch(uint64_t now)
 {
-	static uint64_t next = 0;
-	uint64_t expected = 0;
+	/* when the next look is due: under ZTS the request threads race for it, and one of them looks */
+	static stat_atomic_u64 next;
+	uint64_t expected = 0, due = stat_atomic_load(&next);
 	const char *state;
 	pid_t pid;
 	char message[STAT_ERROR_SIZE];
 
-	if (!stat_memory || (!stat_stream_listening && !stat_control_listening) || now < next) {
+	if (!stat_memory || (!stat_stream_listening && !stat_control_listening) || now < due ||
+		!stat_atomic_cas(&next, &due, now + STAT_NS_PER_SEC)) {
 		return;
 	}
-	next = now + STAT_NS_PER_SEC;
 	state = stat_listener_state(&pid);
 	if (strcmp(state, "gone") != 0 || !stat_atomic_cas(&stat_memory->listener.reported, &expected, (uint64_t) pid)) {
 		return;

@@ -7,8 +7,11 @@
  * record is made from SAPI's request_info and the FastCGI environment, so
  * this file uses PHP's API and runs on the request thread only
  * (stat_sampler_start calls stat_request_record back on that thread, once
- * the sampler has claimed its place). The URI keeps of its query string
- * what stat.query says (uri.h) when the record is made.
+ * the sampler has claimed its place), but for stat_request_gshutdown: under
+ * ZTS, PHP frees a thread's module globals in that thread when it ends, and
+ * at shutdown those of the threads still there from the main thread. The
+ * URI keeps of its query string what stat.query says (uri.h) when the
+ * record is made.
  */
 #include <string.h>
 
@@ -176,16 +179,23 @@ void stat_request_rshutdown(void)
 
 bool stat_request_mshutdown(void)
 {
-	bool ended = true;
-
 	if (stat_pool_mode) {
 		stat_pool_client_mshutdown();
 	}
 	if (STAT_G(sampler)) {
-		ended = stat_sampler_free(STAT_G(sampler));
+		stat_sampler_free(STAT_G(sampler));
 		STAT_G(sampler) = NULL;
 	}
-	return ended;
+	/* (under ZTS, the samplers of threads PHP has not ended yet: their module globals are freed after MSHUTDOWN) */
+	return stat_sampler_threads() == 0;
+}
+
+void stat_request_gshutdown(struct _stat_sampler **sampler)
+{
+	if (*sampler) {
+		stat_sampler_free(*sampler);
+		*sampler = NULL;
+	}
 }
 
 bool stat_request_active(void)

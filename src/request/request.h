@@ -11,7 +11,7 @@
  *
  * The request thread only (under ZTS each thread has its own state, in the
  * module globals of php_stat.h); stat_request_minit and _mshutdown, the main
- * thread.
+ * thread; stat_request_gshutdown, the thread whose globals PHP frees.
  */
 #ifndef STAT_REQUEST_H
 #define STAT_REQUEST_H
@@ -32,10 +32,22 @@ void stat_request_rinit(uint64_t now);
 /* RSHUTDOWN: stop sampling (the thread parks on its own). */
 void stat_request_rshutdown(void);
 /*
- * MSHUTDOWN: join and free this thread's sampler. False if its thread did not
- * end within a second (sampler.h): it may still use the shared mapping.
+ * MSHUTDOWN: join and free this thread's sampler. False if a sampler thread
+ * of this process has not ended: this one did not within a second
+ * (sampler.h), or, under ZTS, another PHP thread's is still there (PHP
+ * frees it after MSHUTDOWN, stat_request_gshutdown); it may still use the
+ * shared mapping.
  */
 bool stat_request_mshutdown(void);
+/*
+ * The module globals' destructor (GSHUTDOWN): join and free the sampler of
+ * the thread whose globals they are. Under ZTS, in that thread when it ends
+ * (a threaded host's thread serves its last request), or in the main thread
+ * after MSHUTDOWN for the threads still there; without ZTS, after MSHUTDOWN,
+ * which freed it already.
+ */
+struct _stat_sampler;
+void stat_request_gshutdown(struct _stat_sampler **sampler);
 
 /* stat\sampler\activate(), ..\active(), ..\deactivate(). */
 bool stat_request_activate(void);

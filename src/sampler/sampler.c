@@ -1,14 +1,15 @@
 /*
  * sampler.c: see sampler.h.
  *
- * Ownership: stat_sampler is malloc'd by the request thread and lives for
- * the process, and so does its thread once started: between requests it is
- * parked (on a futex, no timer), so a request costs two wake-ups, not a
- * thread's creation and join. The `state` word says what the thread is to do
- * (run, park, exit) and what it does (parked); the request thread writes
- * `request`, `request_start`, `reader`, `sample` and `cpu_clock` only while
- * the thread is parked (or not started) and then publishes them with the
- * store of RUN.
+ * Ownership: stat_sampler is malloc'd by the request thread and lives as
+ * long as it (the process; under ZTS the PHP thread, whose module globals'
+ * destructor frees it), and so does its thread once started: between
+ * requests it is parked (on a futex, no timer), so a request costs two
+ * wake-ups, not a thread's creation and join. The `state` word says what
+ * the thread is to do (run, park, exit) and what it does (parked); the
+ * request thread writes `request`, `request_start`, `reader`, `sample` and
+ * `cpu_clock` only while the thread is parked (or not started) and then
+ * publishes them with the store of RUN.
  *
  * Two clocks (stat.clock, live): on `wall` a tick is due every interval of
  * CLOCK_MONOTONIC; on `cpu` every interval of the request thread's CPU time
@@ -184,6 +185,32 @@ bool stat_sampler_short_slice(void)
 #endif
 }
 
+/*
+ * The sampler threads of this process not ended, and which process that
+ * is: (pid << 32) | count, changed by CAS by any request thread (under ZTS
+ * several start and end theirs at once). A forked child inherits its
+ * parent's word, not its threads: a pid not its own counts none.
+ */
+static stat_atomic_u64 stat_sampler_alive;
+
+static void stat_sampler_alive_add(int32_t n)
+{
+	uint64_t pid = (uint64_t) (uint32_t) getpid(), word = stat_atomic_load(&stat_sampler_alive), next;
+
+	do {
+		uint32_t count = (word >> 32) == pid ? (uint32_t) word : 0;
+
+		next = (pid << 32) | (uint32_t) (count + (uint32_t) n);
+	} while (!stat_atomic_cas(&stat_sampler_alive, &word, next));
+}
+
+uint32_t stat_sampler_threads(void)
+{
+	uint64_t word = stat_atomic_load(&stat_sampler_alive);
+
+	return (word >> 32) == (uint64_t) (uint32_t) getpid() ? (uint32_t) word : 0;
+}
+
 static void stat_sampler_wake(stat_sampler *sampler);
 
 stat_sampler *stat_sampler_create(void)
@@ -230,6 +257,7 @@ bool stat_sampler_free(stat_sampler *sampler)
 			pthread_detach(sampler->thread);
 			return false;
 		}
+		stat_sampler_alive_add(-1);
 	}
 	sampler->thread_pid = 0;
 	if (sampler->task_stat >= 0) {
@@ -669,6 +697,7 @@ static bool stat_sampler_spawn(stat_sampler *sampler)
 		return false;
 	}
 	sampler->thread_pid = getpid();
+	stat_sampler_alive_add(1);
 	return stat_sampler_parked(sampler);
 }
 

@@ -27,8 +27,20 @@ typedef struct _stat_sampler stat_sampler;
 
 /* Request thread. */
 stat_sampler *stat_sampler_create(void);
-/* False if the thread did not end in time: it still has its memory and may still use the mapping. */
+/*
+ * False if the thread did not end in time: it still has its memory and may
+ * still use the mapping. Any thread of the sampler's process may free it
+ * (under ZTS, PHP frees a thread's module globals in that thread when it
+ * ends, and those of threads still there in the main thread at shutdown).
+ */
 bool stat_sampler_free(stat_sampler *sampler);
+/*
+ * This process's sampler threads not ended (created and not joined: parked,
+ * running, or given up on), any thread: one per request thread that sampled
+ * (several under ZTS), none in a forked child (its parent's are not its).
+ * The mapping may be unmapped only when it is 0.
+ */
+uint32_t stat_sampler_threads(void);
 
 /*
  * Start for this request (claims a place under stat.samplers); false if
