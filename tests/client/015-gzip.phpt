@@ -1,7 +1,7 @@
 --TEST--
 client: gzip: record -o FILE.gz writes gzip (zlib) from a live stream; every reader takes gzip by its magic bytes (any name, stdin, concatenated members); a cut-short file is read with a warning, corrupt data is an error
 --SKIPIF--
-<?php require __DIR__ . '/client.inc'; if ($reason = statq_skip_reason()) die("skip $reason"); ?>
+<?php require __DIR__ . '/client.inc'; if ($reason = statq_skip_reason() ?? stat_test_extensions_missing(['zlib'])) die("skip $reason"); ?>
 --INI--
 stat.stream=0
 stat.control=0

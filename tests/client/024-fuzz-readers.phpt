@@ -1,7 +1,7 @@
 --TEST--
 client: fuzz of statq's readers (seed from STAT_FUZZ_SEED, always printed), built with ASan and UBSan: 10^5 mutated JSON lines (cut at every position, bytes flipped, NUL, invalid UTF-8, deep nesting, huge numbers, wrong types) 1500 truncated or corrupted gzip files, fake stream sockets for top, fold and status; no crash, no sanitizer report, every malformed line counted, exit status as documented, outputs valid
 --SKIPIF--
-<?php require __DIR__ . '/client.inc'; if ($reason = statq_skip_reason()) die("skip $reason");
+<?php require __DIR__ . '/client.inc'; if ($reason = statq_skip_reason() ?? stat_test_extensions_missing(['zlib'])) die("skip $reason");
 if (!getenv('STAT_TEST_HEAVY')) die('skip set STAT_TEST_HEAVY'); ?>
 --INI--
 stat.stream=0
