@@ -13,6 +13,22 @@
 
 #include "table.h"
 
+static uint64_t statq_table_rotate(uint64_t value, int bits)
+{
+	return (value << bits) | (value >> (64 - bits));
+}
+
+/* A 64-bit value whose every bit depends on every bit of value (MurmurHash3's finalizer). */
+static uint64_t statq_table_mix(uint64_t value)
+{
+	value ^= value >> 33;
+	value *= 0xff51afd7ed558ccdULL;
+	value ^= value >> 33;
+	value *= 0xc4ceb9fe1a85ec53ULL;
+	value ^= value >> 33;
+	return value;
+}
+
 /*
  * Eight bytes at a time (the keys are frames' text, hundreds of bytes, and
  * statq hashes one or more per sample): each word is multiplied in, and the
@@ -27,21 +43,14 @@ uint64_t statq_table_hash(const void *key, size_t length)
 
 	for (; length >= 8; bytes += 8, length -= 8) {
 		memcpy(&word, bytes, 8);
-		hash ^= word * 0x87c37b91114253d5ULL;
-		hash = ((hash << 29) | (hash >> 35)) * 0x9e3779b97f4a7c15ULL;
+		hash = statq_table_rotate(hash ^ (word * 0x87c37b91114253d5ULL), 29) * 0x9e3779b97f4a7c15ULL;
 	}
 	if (length) {
 		word = 0;
 		memcpy(&word, bytes, length);
-		hash ^= word * 0x87c37b91114253d5ULL;
-		hash = ((hash << 29) | (hash >> 35)) * 0x9e3779b97f4a7c15ULL;
+		hash = statq_table_rotate(hash ^ (word * 0x87c37b91114253d5ULL), 29) * 0x9e3779b97f4a7c15ULL;
 	}
-	hash ^= hash >> 33;
-	hash *= 0xff51afd7ed558ccdULL;
-	hash ^= hash >> 33;
-	hash *= 0xc4ceb9fe1a85ec53ULL;
-	hash ^= hash >> 33;
-	return hash;
+	return statq_table_mix(hash);
 }
 
 static uint64_t statq_table_seed;
@@ -60,26 +69,10 @@ static void statq_table_seed_once(void)
 	statq_table_seed = seed | 1;
 }
 
-static uint64_t statq_table_rotate(uint64_t value, int bits)
-{
-	return (value << bits) | (value >> (64 - bits));
-}
-
 /* A lane's state after one more word: the word multiplied in, rotated, multiplied again. */
 static uint64_t statq_table_round(uint64_t lane, uint64_t word)
 {
 	return statq_table_rotate(lane ^ (word * 0x87c37b91114253d5ULL), 31) * 0x9e3779b97f4a7c15ULL;
-}
-
-/* A 64-bit value whose every bit depends on every bit of value (MurmurHash3's finalizer). */
-static uint64_t statq_table_mix(uint64_t value)
-{
-	value ^= value >> 33;
-	value *= 0xff51afd7ed558ccdULL;
-	value ^= value >> 33;
-	value *= 0xc4ceb9fe1a85ec53ULL;
-	value ^= value >> 33;
-	return value;
 }
 
 /*
