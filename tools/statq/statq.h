@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define STATQ_VERSION "1.0.0"
 
@@ -69,6 +70,19 @@ bool statq_parse_double(const char *text, double *value);
 void *statq_alloc(size_t size);
 void *statq_realloc(void *pointer, size_t size);
 char *statq_strdup(const char *text);
+/* Append text and its NUL to *buffer (grown as needed, exits on failure); the offset it is at. */
+static inline size_t statq_append_text(char **buffer, size_t *length, size_t *capacity, const char *text)
+{
+	size_t size = strlen(text) + 1, offset = *length;
+
+	if (*length + size > *capacity) {
+		*capacity = (*length + size) * 2 + 4096;
+		*buffer = statq_realloc(*buffer, *capacity);
+	}
+	memcpy(*buffer + offset, text, size);
+	*length += size;
+	return offset;
+}
 
 /* subcommands: argc/argv start at the subcommand's name */
 int statq_top_main(int argc, char **argv);

@@ -142,16 +142,8 @@ static void statq_heads_line(statq_heads_reader *reader, statq_heads_entry *slot
 	head->time = json_object_get_double(value);
 	head->path = SIZE_MAX;
 	if (json_object_object_get_ex(request, "path", &value) && json_object_is_type(value, json_type_string)) {
-		const char *path = json_object_get_string(value);
-		size_t size = strlen(path) + 1;
-
-		if (slot->paths_length + size > slot->paths_capacity) {
-			slot->paths_capacity = (slot->paths_length + size) * 2 + 4096;
-			slot->path_buffer = statq_realloc(slot->path_buffer, slot->paths_capacity);
-		}
-		memcpy(slot->path_buffer + slot->paths_length, path, size);
-		head->path = slot->paths_length;
-		slot->paths_length += size;
+		head->path = statq_append_text(&slot->path_buffer, &slot->paths_length, &slot->paths_capacity,
+			json_object_get_string(value));
 	}
 	json_object_put(object);
 }

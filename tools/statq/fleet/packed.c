@@ -524,16 +524,8 @@ static size_t statq_packed_path(statq_packed *packed, json_tokener *tokener, con
 	value = json_tokener_parse_ex(tokener, text + piece->offset, (int) piece->length);
 	if (value && json_tokener_get_error(tokener) == json_tokener_success && (size_t) json_tokener_get_parse_end(tokener) == piece->length
 			&& json_object_is_type(value, json_type_string)) {
-		const char *path = json_object_get_string(value);
-		size_t size = strlen(path) + 1;
-
-		if (packed->paths_length + size > packed->paths_capacity) {
-			packed->paths_capacity = (packed->paths_length + size) * 2 + 4096;
-			packed->paths = statq_realloc(packed->paths, packed->paths_capacity);
-		}
-		memcpy(packed->paths + packed->paths_length, path, size);
-		offset = packed->paths_length;
-		packed->paths_length += size;
+		offset = statq_append_text(&packed->paths, &packed->paths_length, &packed->paths_capacity,
+			json_object_get_string(value));
 	}
 	json_object_put(value);
 	packed->path_of[p] = offset == SIZE_MAX ? SIZE_MAX : offset + 1;
