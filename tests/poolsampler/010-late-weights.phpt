@@ -1,5 +1,5 @@
 --TEST--
-poolsampler: a tick 400 ms late (the pool sampler stopped) while PHP ran spreads the intervals PHP ran through over the request's next samples (no sample stands for even half of them); while PHP was stopped too, the late sample stands for them all (PHP stood there); either way the weights add up to the time (hrtime)
+poolsampler: a tick 400 ms late (the pool sampler stopped) while PHP ran spreads the intervals PHP ran through over the request's next samples (the late sample keeps only those PHP stood in, and an eighth of the rest); while PHP was stopped too, the late sample stands for them all (PHP stood there); either way the weights add up to the time (hrtime)
 --SKIPIF--
 <?php require __DIR__ . '/poolsampler.inc'; if ($why = stat_poolsampler_skip()) die("skip $why"); ?>
 --INI--
@@ -17,21 +17,34 @@ require __DIR__ . '/../pool/pool.inc';
  * In "ran", PHP runs on meanwhile; in "stood", PHP is stopped too, and the
  * pool sampler is let go first, so that its late tick finds PHP where it
  * stood. The child times each phase with hrtime(): the ground truth the
- * weights must add up to.
+ * weights must add up to. Each phase ends when the test says so (a line on
+ * the child's stdin), so that the stall is inside it however slowly the
+ * machine runs.
+ *
+ * What PHP ran is read from /proc (its CPU time, every 5 ms): on a busy
+ * machine PHP may get only part of a CPU while the pool sampler waits, and
+ * the intervals it did not run in it stood where the late tick finds it,
+ * rightly on that sample. So the bound on the heaviest sample of "ran" is
+ * what spreading leaves on it, in the window it stands for: the intervals
+ * PHP stood, and an eighth of those it ran (weighted on the late sample
+ * alone, it was the whole window).
  */
 $dir = stat_test_dir();
 $dump = "$dir/dump.jsonl";
-$script = "<?php\n" . stat_poolsampler_busy('ran') . stat_poolsampler_busy('stood') . stat_poolsampler_busy('between') . <<<'PHP'
+$phase = static fn (string $name): string => "function $name(): int { \$x = 0; \$next = 0; while (true) { "
+    . "for (\$i = 0; \$i < 1000; \$i++) { \$x += \$i; } if (hrtime(true) < \$next) { continue; } \$next = hrtime(true) + 1000000; "
+    . "\$r = [STDIN]; \$w = \$e = null; if (stream_select(\$r, \$w, \$e, 0) > 0) { fgets(STDIN); return \$x; } } }\n";
+$script = "<?php\n" . $phase('ran') . $phase('stood') . stat_poolsampler_busy('between') . <<<'PHP'
 echo "pool ", stat\settings()['pool']['pid'] ?? 0, "\n";
 between(0.2);
 $t = hrtime(true);
 echo "ran\n";
-ran(1.5);
+ran();
 $ran = hrtime(true) - $t;
 between(0.2);
 $t = hrtime(true);
 echo "stood\n";
-stood(1.5);
+stood();
 $stood = hrtime(true) - $t;
 between(0.2);
 printf("time %d %d\n", $ran / 1000, $stood / 1000);
@@ -43,45 +56,114 @@ preg_match('/^pool (\d+)$/m', $child->stdout(), $m);
 $pool = (int) ($m[1] ?? 0);
 printf("pool sampler: %s\n", $pool > 0 ? 'yes' : 'no');
 
+/* a process's CPU time in ms (utime + stime, in clock ticks of 10 ms) */
+$cpu = static function (int $pid): int {
+    $stat = (string) @file_get_contents("/proc/$pid/stat");
+    $fields = explode(' ', substr($stat, (int) strrpos($stat, ')') + 2));
+    return ((int) ($fields[11] ?? 0) + (int) ($fields[12] ?? 0)) * 10;
+};
+
+/* how many times a process has left its CPU (it sleeps between ticks) */
+$switched = static function (int $pid): int {
+    preg_match_all('/^(?:non)?voluntary_ctxt_switches:\s+(\d+)$/m', (string) @file_get_contents("/proc/$pid/status"), $m);
+    return array_sum(array_map('intval', $m[1]));
+};
+
+/*
+ * PHP's CPU time through a stretch of `seconds`, every 5 ms: [wall time
+ * (as a sample's "time"), CPU ms] pairs, to tell what PHP ran in the window
+ * any sample stands for.
+ */
+$timeline = [];
+$watch = static function (float $seconds) use (&$timeline, $cpu, $child): void {
+    $end = microtime(true) + $seconds;
+    do {
+        $timeline[] = [microtime(true), $cpu($child->pid())];
+        usleep(5000);
+    } while (microtime(true) < $end);
+};
+/* PHP's CPU ms at wall time $at, from the timeline (the nearest point before) */
+$cpuAt = static function (float $at) use (&$timeline): int {
+    $found = $timeline[0][1] ?? 0;
+    foreach ($timeline as [$when, $ms]) {
+        if ($when > $at) {
+            break;
+        }
+        $found = $ms;
+    }
+    return $found;
+};
+
 /* (the stall is what the test makes, not a wait for something: its length is the point) */
 var_dump($child->waitFor("ran\n"));
-usleep(300000);
+$watch(0.3);
 stat_pool_kill($pool, SIGSTOP);
-usleep(400000);
+$watch(0.4);
 stat_pool_kill($pool, SIGCONT);
+$watch(0.5);
+$child->send("end\n");
 
 var_dump($child->waitFor("stood\n"));
 usleep(300000);
+$t = hrtime(true);
 stat_pool_kill($pool, SIGSTOP);
 stat_pool_kill($child->pid(), SIGSTOP);
 usleep(400000);
+/* the pool sampler's late tick reads PHP still stopped: let it run (it has slept again), and 20 ticks more */
+$switches = $switched($pool);
 stat_pool_kill($pool, SIGCONT);
-/* the pool sampler's late tick reads PHP still stopped (it ticks every ms; given 20) */
+$stall = (int) ((hrtime(true) - $t) / 1000000);
+stat_pool_until(fn () => $switched($pool) > $switches, 5.0);
 usleep(20000);
 stat_pool_kill($child->pid(), SIGCONT);
+usleep(500000);
+$child->send("end\n");
 
 var_dump($child->wait(), $child->stderr());
 preg_match('/^time (\d+) (\d+)$/m', $child->stdout(), $m);
 $time = ['ran' => (int) ($m[1] ?? 0), 'stood' => (int) ($m[2] ?? 0)];
 
 $weights = ['ran' => [], 'stood' => []];
+$heaviest = ['ran' => null, 'stood' => null];
+$previous = null;
 foreach (file($dump) as $line) {
     $sample = json_decode($line, true);
-    $function = $sample['stack'][0]['function'] ?? null;
-    if (isset($weights[$function])) {
-        $weights[$function][] = $sample['weight'] ?? 1;
+    /* (the phase's function, or stream_select within it) */
+    foreach ($sample['stack'] ?? [] as $frame) {
+        $phase = $frame['function'] ?? '';
+        if (isset($weights[$phase])) {
+            $weight = $sample['weight'] ?? 1;
+            $weights[$phase][] = $weight;
+            if ($weight > ($heaviest[$phase][0] ?? 0)) {
+                $heaviest[$phase] = [$weight, $previous['time'] ?? $sample['time'], $sample['time']];
+            }
+            break;
+        }
     }
+    $previous = $sample;
 }
+/*
+ * The heaviest "ran" may weigh what stat_sampler_weight leaves on a late
+ * sample: the intervals of its window (since the sample before it) that
+ * PHP stood in, and an eighth of those it ran, with a tenth of the window
+ * and 20 intervals for the edges (the CPU time's ticks of 10 ms). On the
+ * code before, it weighed the whole window.
+ */
+[$max, $from, $to] = $heaviest['ran'] ?? [0, 0, 0];
+$window = (int) round(($to - $from) * 1000);
+$php = min($window, max(0, $cpuAt($to) - $cpuAt($from)));
+$bound = 1 + ($window - $php) + (int) ceil($php / 8) + (int) ($window / 10) + 20;
 foreach ($weights as $phase => $list) {
     $sum = array_sum($list);
     $max = $list ? max($list) : 0;
     /* in intervals of 1 ms: the phase's time */
     $intervals = $time[$phase] / 1000;
-    printf("%s: %s samples, the weights %s the time, the heaviest %s\n", $phase, count($list) >= 500 ? 'enough' : count($list),
+    printf("%s: %s samples, the weights %s the time, the heaviest %s\n", $phase, count($list) >= 100 ? 'enough' : count($list),
         abs($sum - $intervals) <= 0.1 * $intervals ? 'add up to' : "add up to $sum intervals, not $intervals: not",
         match ($phase) {
-            'ran' => $max < 200 ? 'stands for less than half the stall' : "weighs $max",
-            'stood' => $max >= 300 ? 'stands for the stall' : "weighs $max",
+            'ran' => $max <= $bound ? 'carries its window only as far as PHP stood in it'
+                : "weighs $max (its window $window ms, PHP ran $php ms of it: at most $bound)",
+            'stood' => $max >= 0.75 * $stall ? 'stands for the stall' : "weighs $max (the stall $stall ms)",
         });
 }
 ?>
@@ -91,5 +173,5 @@ bool(true)
 bool(true)
 int(0)
 string(0) ""
-ran: enough samples, the weights add up to the time, the heaviest stands for less than half the stall
+ran: enough samples, the weights add up to the time, the heaviest carries its window only as far as PHP stood in it
 stood: enough samples, the weights add up to the time, the heaviest stands for the stall
