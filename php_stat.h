@@ -23,6 +23,7 @@ ZEND_TSRMLS_CACHE_EXTERN()
  */
 ZEND_BEGIN_MODULE_GLOBALS(stat)
 	struct _stat_sampler *sampler;        /* this thread's sampler, made at its first sampled request; NULL none */
+	struct _stat_pool_thread *pool;       /* stat.sampler=pool: this thread's place (pool_client.c); NULL none */
 	uint64_t              request;        /* the request's id in the shared table once recorded; 0 not yet */
 	uint64_t              request_start;  /* stat's clock at RINIT */
 ZEND_END_MODULE_GLOBALS(stat)

@@ -59,10 +59,10 @@ static PHP_GINIT_FUNCTION(stat)
 	memset(stat_globals, 0, sizeof(*stat_globals));
 }
 
-/* (under ZTS a thread that ends frees its globals: its sampler thread ends with it) */
+/* (under ZTS a thread that ends frees its globals: its sampler thread ends with it, its pool place is given back) */
 static PHP_GSHUTDOWN_FUNCTION(stat)
 {
-	stat_request_gshutdown(&stat_globals->sampler);
+	stat_request_gshutdown(&stat_globals->sampler, &stat_globals->pool);
 }
 
 static void stat_startup(int module_number)

@@ -30,6 +30,16 @@
  * read. The choice is counted per worker: processes_readv, processes_mem.
  * That hold on each process's memory is pool_memory.c's.
  *
+ * A thread-safe (ZTS) PHP, a threaded host: each request thread holds a
+ * place of its own (its tid, its own executor globals), and every one is
+ * sampled as a process's request is. The memory is a process's: the places
+ * of one process's threads carry its process word, and one descriptor
+ * handed over by any of its threads serves them all (stat_pool_share: a
+ * copy each, keyed by that word, which a process reusing the pid does not
+ * have); each place is still read by pid, or not, with a pidfd of its own.
+ * The CPU clock is then the thread's (/proc/PID/task/TID/schedstat), and a
+ * read moves to the CPU the thread last ran on, as a process's.
+ *
  * A tick: every active place (places.h) is looked at in a random order
  * (so that no request is always the last read of a tick), its executor read
  * with that place's frame reader (aimed again when the place serves a new
@@ -139,11 +149,56 @@ static bool stat_pool_thread_runs(stat_pool_slot *slot, const stat_place_view *v
 	return stat_task_runs(slot->task_stat);
 }
 
-/* Pool process: the CPU time of the place's owner process (ns). */
+/*
+ * Pool process: the CPU time of a threaded place's owner thread (ns): the
+ * first field of its /proc/PID/task/TID/schedstat (opened once per owner,
+ * readable by anyone), the time the scheduler counted it ran (it lags a
+ * running thread by at most a scheduler tick: the credit of the CPU clock
+ * comes a tick late then, never lost).
+ */
+static bool stat_pool_thread_cpu(stat_pool_slot *slot, const stat_place_view *view, uint64_t *cpu)
+{
+	char text[96], *end;
+	ssize_t got;
+
+	if (slot->cpu_owner != view->owner) {
+		char path[64];
+
+		if (slot->schedstat >= 0) {
+			close(slot->schedstat);
+		}
+		snprintf(path, sizeof(path), "/proc/%lu/task/%lu/schedstat",
+			(unsigned long) (uint32_t) view->owner, (unsigned long) view->tid);
+		slot->schedstat = open(path, O_RDONLY | O_CLOEXEC);
+		if (slot->schedstat < 0) {
+			return false;
+		}
+		slot->cpu_owner = view->owner;
+	}
+	do {
+		got = pread(slot->schedstat, text, sizeof(text) - 1, 0);
+	} while (got < 0 && errno == EINTR);
+	if (got <= 0) {
+		return false;
+	}
+	text[got] = '\0';
+	errno = 0;
+	*cpu = strtoull(text, &end, 10);
+	return end != text && errno == 0;
+}
+
+/*
+ * Pool process: the CPU time of the place's owner (ns): its process's
+ * (one request thread a process without ZTS), or, threaded, its thread's
+ * (a thread's CPU clock is readable only from its own process).
+ */
 static bool stat_pool_cpu_now(stat_pool_slot *slot, const stat_place_view *view, uint64_t *cpu)
 {
 	struct timespec ts;
 
+	if (view->threaded) {
+		return stat_pool_thread_cpu(slot, view, cpu);
+	}
 	if (slot->cpu_owner != view->owner) {
 		/* (any process's CPU clock may be read; a thread's only from its own process) */
 		if (clock_getcpuclockid((pid_t) (uint32_t) view->owner, &slot->cpu_clock) != 0) {
@@ -207,7 +262,8 @@ static uint16_t stat_pool_wall_weight(stat_pool_slot *slot, const stat_place_vie
  * W < interval is seen by a tick with probability W/interval, and then
  * sampled with probability L/W: L/interval, as on the thread's own clock.
  * Its CPU time is its process's CPU clock, which any process may read (one
- * request thread a process in pool mode).
+ * request thread a process without ZTS), or a threaded place's thread's
+ * (stat_pool_cpu_now).
  */
 static bool stat_pool_cpu_due(stat_pool_state *state, stat_pool_slot *slot, const stat_place_view *view, uint64_t span,
 	uint64_t *late)
@@ -266,7 +322,8 @@ static bool stat_pool_sample(stat_pool_state *state, int place, uint8_t clock, u
 		return false;
 	}
 	pid = (pid_t) (uint32_t) view.owner;
-	if ((slot->mem < 0 || slot->owner != view.owner) && !stat_pool_open(state, place, &view)) {
+	if ((slot->mem < 0 || slot->owner != view.owner) && !stat_pool_share(state, place, &view) &&
+		!stat_pool_open(state, place, &view)) {
 		/* not handed over, and not ours to open: counted (the worker sends it again at its next request) */
 		stat_atomic_inc(STAT_COUNTER(samples_unreadable));
 		return true;
@@ -494,6 +551,7 @@ static void stat_pool_main(int alive, int socket)
 		state->slots[i].mem = -1;
 		state->slots[i].task_stat = -1;
 		state->slots[i].pidfd = -1;
+		state->slots[i].schedstat = -1;
 	}
 	state->capacity = (sample_size - sizeof(stat_sample)) / sizeof(stat_frame) - 1;
 	state->random = stat_clock_now() ^ ((uint64_t) getpid() << 32);
@@ -501,7 +559,7 @@ static void stat_pool_main(int alive, int socket)
 	state->follow = stat_sampler_short_slice();
 	/* the default 50 us of timer slack would stretch every short interval */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	/* three descriptors a process of the pool (its memory, its thread's state, its pidfd): as many as we may */
+	/* three descriptors a place (its process's memory, its thread's state, its pidfd; a fourth threaded): as many as we may */
 	if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
 		files.rlim_cur = files.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &files);

@@ -7,9 +7,10 @@
  * Its state, per place (stat_pool_slot) and for the process
  * (stat_pool_state), is the pool sampler process's own: single-threaded,
  * never shared, nothing here is in the mapping. A slot holds a descriptor
- * (mem) only for the owner it was handed or opened for (owner), and reads
- * by pid (readv) only with a pidfd of that owner (pidfd) and for the owner
- * that was chosen for (chosen).
+ * (mem) only for the owner it was handed or opened for (owner), or taken
+ * from another slot of the same process word (process: the places of a
+ * ZTS process's threads), and reads by pid (readv) only with a pidfd of
+ * that owner (pidfd) and for the owner that was chosen for (chosen).
  *
  * Threads and processes: the pool sampler process only.
  */
@@ -32,6 +33,9 @@
 typedef struct _stat_pool_slot {
 	int                mem;     /* the descriptor of the owner's /proc/PID/mem; -1: none */
 	uint64_t           owner;   /* the owner word it was handed for */
+	uint64_t           process; /* ... and that owner's process word (stat_pool_share) */
+	uint64_t           shared_generation;  /* the state's generation when mem was last looked for in another slot */
+	uint64_t           shared_owner;       /* ... and for which owner */
 	uint64_t           chosen;  /* the owner the way to read was chosen for (stat_pool_choose; 0: not yet) */
 	bool               readv;   /* ... process_vm_readv of its pid, guarded by pidfd; false: pread() of mem */
 	int                pidfd;   /* the owner's pidfd while it is read by pid (-1: none) */
@@ -44,8 +48,9 @@ typedef struct _stat_pool_slot {
 	uint64_t           wall_seen;        /* ... and the time then */
 	uint64_t           credit;           /* ... the intervals of CPU it used, not yet sampled (STAT_POOL_CREDIT_ONE each) */
 	uint64_t           opened;           /* the owner the pool sampler tried to open the memory of itself (stat_pool_open) */
-	uint64_t           cpu_owner;        /* the owner cpu_clock is of */
+	uint64_t           cpu_owner;        /* the owner cpu_clock (or schedstat) is of */
 	clockid_t          cpu_clock;        /* its process's CPU clock (clock_getcpuclockid) */
+	int                schedstat;        /* threaded: the owner thread's /proc/PID/task/TID/schedstat (-1: none) */
 	uint64_t           owed_serial;      /* the request owed is of (the place's serial) */
 	uint64_t           owed;             /* ... the intervals its next samples are owed (stat_sampler_weight) */
 	uint64_t           tick_cpu;         /* ... on the wall clock: its process's CPU time at its last sample (0: none) */
@@ -70,6 +75,7 @@ typedef struct _stat_pool_state {
 	bool            socket_broken;  /* the handover socket reported an error: no longer polled */
 	bool            no_pidfd;  /* pidfd_open is not in this kernel (ENOSYS): every process is read through mem */
 	uint64_t        sweep;   /* when stat_pool_sweep runs next (stat's clock) */
+	uint64_t        generation;  /* counts the descriptors a slot took (handed or opened): another slot may share it */
 	uint32_t        cpu;     /* the CPU we were last moved to (UINT32_MAX: none) */
 } stat_pool_state;
 
@@ -77,6 +83,8 @@ typedef struct _stat_pool_state {
 void stat_pool_forget(stat_pool_state *state, int place);
 /* pool_memory.c: take every handover waiting on `socket` (and the wake-ups, which only woke us). */
 void stat_pool_receive(stat_pool_state *state, int socket);
+/* pool_memory.c: take the memory another slot holds of the same process (a ZTS process's other thread); true if the slot holds it now. */
+bool stat_pool_share(stat_pool_state *state, int place, const stat_place_view *view);
 /* pool_memory.c: open the owner's memory when it was not handed over, where we may (once an owner); true if the slot holds it now. */
 bool stat_pool_open(stat_pool_state *state, int place, const stat_place_view *view);
 /* pool_memory.c: choose how to read the owner of a place whose memory is held (by pid or through mem), and count it. */

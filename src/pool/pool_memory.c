@@ -1,7 +1,8 @@
 /*
  * pool_memory.c: the pool sampler's hold on each process's memory (see
  * pool.c, "How it reads a worker"): the descriptors of /proc/PID/mem handed
- * over (stat_pool_receive) or opened (stat_pool_open), the way each owner
+ * over (stat_pool_receive), opened (stat_pool_open) or shared by the
+ * places of one process's threads (stat_pool_share), the way each owner
  * is read, by pid with a pidfd or through its descriptor
  * (stat_pool_choose, stat_pool_failed), and whether an owner is gone
  * (stat_pool_gone, stat_pool_sweep).
@@ -44,9 +45,14 @@ void stat_pool_forget(stat_pool_state *state, int place)
 	if (slot->pidfd >= 0) {
 		close(slot->pidfd);
 	}
+	if (slot->schedstat >= 0) {
+		close(slot->schedstat);
+	}
 	slot->mem = -1;
 	slot->task_stat = -1;
 	slot->pidfd = -1;
+	slot->schedstat = -1;
+	slot->process = 0;
 	slot->readv = false;
 	slot->chosen = 0;
 	slot->task_stat_owner = 0;
@@ -100,6 +106,7 @@ void stat_pool_receive(stat_pool_state *state, int socket)
 		ssize_t got;
 		int mem = -1;
 		stat_pool_slot *slot;
+		uint64_t process = 0;
 		bool chosen;
 
 		memset(&msg, 0, sizeof(msg));
@@ -131,7 +138,9 @@ void stat_pool_receive(stat_pool_state *state, int socket)
 		}
 		if (got != (ssize_t) sizeof(message) || message.magic != STAT_POOL_HANDOVER_MAGIC ||
 			message.place < 0 || message.place >= STAT_PLACES_COUNT || (uint32_t) message.owner != message.pid ||
-			stat_places_owner(stat_memory->places, message.place) != message.owner || !stat_pool_is_mem(mem, message.pid)) {
+			stat_places_owner(stat_memory->places, message.place) != message.owner ||
+			(uint32_t) (process = stat_places_process(stat_memory->places, message.place)) != message.pid ||
+			!stat_pool_is_mem(mem, message.pid)) {
 			close(mem);
 			continue;
 		}
@@ -151,9 +160,55 @@ void stat_pool_receive(stat_pool_state *state, int socket)
 		stat_pool_forget(state, message.place);
 		slot->mem = mem;
 		slot->owner = message.owner;
+		slot->process = process;
 		slot->chosen = chosen ? message.owner : 0;
+		state->generation++;
 		stat_places_hold(stat_memory->places, message.place, message.owner);
 	}
+}
+
+/*
+ * Pool process: the places of a thread-safe PHP's threads share their
+ * process's memory. A place whose owner handed nothing over (another thread
+ * of its process did) takes a copy (dup) of the descriptor a slot of the
+ * same process word holds. A process word is drawn once a process (places.h):
+ * a process that reuses a dead one's pid has another, so a descriptor is
+ * never shared with a process it is not of. Looked for again only when a
+ * slot took a descriptor since (the state's generation): a place that none
+ * serves costs no walk of the slots every tick.
+ */
+bool stat_pool_share(stat_pool_state *state, int place, const stat_place_view *view)
+{
+	stat_pool_slot *slot = &state->slots[place];
+	int end = stat_places_end(stat_memory->places), i, mem;
+
+	if (!view->process || (slot->shared_generation == state->generation && slot->shared_owner == view->owner)) {
+		return false;
+	}
+	slot->shared_generation = state->generation;
+	slot->shared_owner = view->owner;
+	for (i = 0; i < end; i++) {
+		const stat_pool_slot *other = &state->slots[i];
+
+		if (i == place || other->mem < 0 || other->process != view->process ||
+			stat_places_owner(stat_memory->places, i) != other->owner) {
+			continue;
+		}
+		mem = fcntl(other->mem, F_DUPFD_CLOEXEC, 0);
+		if (mem < 0) {
+			return false;
+		}
+		stat_pool_forget(state, place);
+		slot->mem = mem;
+		slot->owner = view->owner;
+		slot->process = view->process;
+		/* (a copy, not a descriptor of its own: no other slot looks for it) */
+		slot->shared_generation = state->generation;
+		slot->shared_owner = view->owner;
+		stat_places_hold(stat_memory->places, place, view->owner);
+		return true;
+	}
+	return false;
 }
 
 /*
@@ -192,7 +247,9 @@ bool stat_pool_open(stat_pool_state *state, int place, const stat_place_view *vi
 	stat_pool_forget(state, place);
 	slot->mem = mem;
 	slot->owner = view->owner;
+	slot->process = view->process;
 	slot->opened = view->owner;
+	state->generation++;
 	stat_places_hold(stat_memory->places, place, view->owner);
 	return true;
 }

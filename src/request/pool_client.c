@@ -2,10 +2,24 @@
  * pool_client.c: see pool_client.h.
  *
  * A request thread claims a place (places.h) at its first sampled request
- * and keeps it for the life of its process; at each sampled request it
- * publishes the request and where its executor is, and at the end that
- * none is. That is all a request costs in pool mode: a few stores, no
- * thread, no system call (but the first: the handover).
+ * and keeps it for the life of its thread (its process, without ZTS); at
+ * each sampled request it publishes the request and where its executor is,
+ * and at the end that none is. That is all a request costs in pool mode: a
+ * few stores, no thread, no system call (but the first: the handover).
+ *
+ * A thread-safe (ZTS) PHP: each request thread holds a place of its own,
+ * with its own executor (its executor globals, reached through TSRM, are
+ * located by the thread itself), its tid and its own CPU clock (threaded:
+ * the pool sampler reads the thread's CPU time, not the process's). The
+ * places of one process's threads carry one process word, drawn by the
+ * first thread that claims one: the pool sampler shares the memory handed
+ * over for one place with the other places of the same process word (a
+ * descriptor is of a process, not of a thread), so a thread hands it over
+ * only when no place of its process is known to be held (the holder words
+ * below). A thread that ends gives its place back (GSHUTDOWN:
+ * stat_pool_client_gshutdown); MSHUTDOWN gives back the main thread's, and
+ * unmaps only once no other thread of the process holds one (PHP frees the
+ * globals of the threads still there after MSHUTDOWN).
  *
  * The handover: the pool sampler reads this process through a descriptor
  * of its /proc/PID/mem, which only this process can open without
@@ -24,9 +38,12 @@
  * pthread_atfork: that runs in the children of proc_open() and the like too,
  * which exec another program at once.
  *
- * State: this process's, in the statics below (one request thread a
- * process: a thread-safe (ZTS) build samples with a thread per request,
- * request.c).
+ * State: each request thread's place in its module globals (STAT_G(pool),
+ * php_stat.h: written by that thread only, and by GSHUTDOWN when PHP frees
+ * them); the process's in the statics below: the pcntl_fork() handler (set
+ * in MINIT, read-only after) and atomic words any request thread changes by
+ * CAS, each keyed by the pid, so that a forked child, which inherits them,
+ * takes none of its parent's for its own.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,6 +56,7 @@
 
 #include "php.h"
 
+#include "../../php_stat.h"
 #include "pool_client.h"
 #include "../common/task.h"
 #include "../pool/pool.h"
@@ -50,15 +68,32 @@
 #include "../sampler/frame.h"
 #include "warnings.h"
 
-static struct {
-	int      place;       /* this process's place, -1: none */
+/* A request thread's side: its place, and the request it publishes there. */
+struct _stat_pool_thread {
+	int      place;       /* this thread's place, -1: none */
 	pid_t    pid, tid;    /* who claimed it (a forked child's copy is not its own) */
 	uint64_t owner;       /* the owner word it holds it with (places.h) */
 	bool     active;      /* a request is published as sampled */
 	int      quota;       /* the stat.samplers place held while active, -1: none */
 	uint64_t request, request_start;
 	stat_frame_target target;
-} stat_pool_client = {-1, 0, 0, 0, false, -1, 0, 0, {0}};
+};
+
+/* This process's word for its places (pid | a number drawn once a process << 32; another pid's: none yet). */
+static stat_atomic_u64 stat_pool_client_process;
+
+/* The places this process's threads hold: (pid << 32) | count (another pid's word counts none). */
+static stat_atomic_u64 stat_pool_client_places;
+
+/*
+ * A place of this process the pool sampler was last seen to hold the
+ * memory of, and its owner word (whose pid says whose it is): a thread
+ * whose own place is not held yet hands nothing over while that one is
+ * (the pool sampler shares it). Two words, not one: a pair read half
+ * changed names a place that owner never held, which reads as not held:
+ * one handover more, never one less.
+ */
+static stat_atomic_u64 stat_pool_client_holder_place, stat_pool_client_holder_owner;
 
 /*
  * The longest stat\sampler\deactivate() waits for a sample of its request
@@ -76,13 +111,51 @@ static pid_t stat_pool_client_gettid(void)
 	return (pid_t) syscall(SYS_gettid);
 }
 
-static uint64_t stat_pool_client_owner(void)
+static void stat_pool_client_count(int64_t n)
 {
-	return stat_pool_client.owner;
+	uint64_t pid = (uint64_t) (uint32_t) getpid(), word = stat_atomic_load(&stat_pool_client_places), next;
+
+	do {
+		uint32_t count = (word >> 32) == pid ? (uint32_t) word : 0;
+
+		next = (pid << 32) | (uint32_t) (count + (uint32_t) n);
+	} while (!stat_atomic_cas(&stat_pool_client_places, &word, next));
 }
 
-/* Hand this process's memory to the pool sampler; true once it is on its way. */
-static bool stat_pool_client_hand(void)
+uint32_t stat_pool_client_places_held(void)
+{
+	uint64_t word = stat_atomic_load(&stat_pool_client_places);
+
+	return (word >> 32) == (uint64_t) (uint32_t) getpid() ? (uint32_t) word : 0;
+}
+
+/* This process's word (drawn by the first of its threads to ask). */
+static uint64_t stat_pool_client_process_word(pid_t pid)
+{
+	uint64_t word = stat_atomic_load(&stat_pool_client_process);
+
+	while ((uint32_t) word != (uint32_t) pid) {
+		uint64_t fresh = (uint64_t) (uint32_t) pid | (stat_places_number(stat_memory->places) << 32);
+
+		if (stat_atomic_cas(&stat_pool_client_process, &word, fresh)) {
+			word = fresh;
+		}
+	}
+	return word;
+}
+
+/* Whether the pool sampler holds this process's memory for a place of another thread of it. */
+static bool stat_pool_client_process_held(void)
+{
+	uint64_t owner = stat_atomic_load(&stat_pool_client_holder_owner);
+	uint64_t place = stat_atomic_load(&stat_pool_client_holder_place);
+
+	return owner && (uint32_t) owner == (uint32_t) getpid() && place < STAT_PLACES_COUNT &&
+		stat_places_held(stat_memory->places, (int) place, owner);
+}
+
+/* Hand this process's memory to the pool sampler for `thread`'s place; true once it is on its way. */
+static bool stat_pool_client_hand(stat_pool_thread *thread)
 {
 	stat_pool_handover message;
 	char control[CMSG_SPACE(sizeof(int))];
@@ -109,9 +182,9 @@ static bool stat_pool_client_hand(void)
 
 	memset(&message, 0, sizeof(message));
 	message.magic = STAT_POOL_HANDOVER_MAGIC;
-	message.place = stat_pool_client.place;
-	message.pid = (uint32_t) stat_pool_client.pid;
-	message.owner = stat_pool_client_owner();
+	message.place = thread->place;
+	message.pid = (uint32_t) thread->pid;
+	message.owner = thread->owner;
 	memset(&msg, 0, sizeof(msg));
 	memset(control, 0, sizeof(control));
 	msg.msg_iov = &iov;
@@ -147,99 +220,161 @@ static void stat_pool_client_wake(void)
 	}
 }
 
-/* Claim a place for this process and thread, if it has none of its own; false if there is none. */
-static bool stat_pool_client_claim(void)
+/* This thread's side (made at its first sampled request); NULL if it cannot be. */
+static stat_pool_thread *stat_pool_client_thread(void)
+{
+	if (!STAT_G(pool)) {
+		STAT_G(pool) = calloc(1, sizeof(stat_pool_thread));
+		if (STAT_G(pool)) {
+			STAT_G(pool)->place = -1;
+			STAT_G(pool)->quota = -1;
+		}
+	}
+	return STAT_G(pool);
+}
+
+/* Claim a place for this thread of this process, if it has none of its own; false if there is none. */
+static bool stat_pool_client_claim(stat_pool_thread *thread)
 {
 	pid_t pid = getpid();
+	bool threaded;
 
-	if (stat_pool_client.place >= 0 && stat_pool_client.pid == pid) {
+	if (thread->place >= 0 && thread->pid == pid) {
 		return true;
 	}
-	stat_pool_client.pid = pid;
-	stat_pool_client.tid = stat_pool_client_gettid();
-	stat_pool_client.active = false;
-	stat_pool_client.quota = -1;
-	/* (once a process: one read of /proc/self/stat) */
-	stat_pool_client.place = stat_places_claim(stat_memory->places, pid, stat_pool_client.tid,
-		stat_task_start_time(0), &stat_pool_client.owner);
-	return stat_pool_client.place >= 0;
+#ifdef ZTS
+	threaded = true;
+#else
+	threaded = false;
+#endif
+	thread->pid = pid;
+	thread->tid = stat_pool_client_gettid();
+	thread->active = false;
+	thread->quota = -1;
+	/* (once a thread: one read of /proc/self/stat) */
+	thread->place = stat_places_claim(stat_memory->places, pid, thread->tid, stat_task_start_time(0),
+		stat_pool_client_process_word(pid), threaded, &thread->owner);
+	if (thread->place < 0) {
+		return false;
+	}
+	stat_pool_client_count(1);
+	return true;
+}
+
+/* Give this thread's place back (it holds one of this process, and no request is published there). */
+static void stat_pool_client_give_back(stat_pool_thread *thread)
+{
+	uint64_t place = (uint64_t) thread->place, expected = thread->owner;
+
+	/* (the holder words forget it first: a thread that looks now hands its memory over again) */
+	if (stat_atomic_load(&stat_pool_client_holder_place) == place) {
+		stat_atomic_cas(&stat_pool_client_holder_owner, &expected, 0);
+	}
+	stat_places_release(stat_memory->places, thread->place, thread->owner);
+	stat_pool_client_count(-1);
+	thread->place = -1;
 }
 
 /* Publish the request (claimed place, samplers quota held) and wake the sampler. */
-static void stat_pool_client_publish(void)
+static void stat_pool_client_publish(stat_pool_thread *thread)
 {
 	struct timespec cpu;
 
-	if (!stat_places_held(stat_memory->places, stat_pool_client.place, stat_pool_client_owner())) {
-		/* (not held yet, or the pool sampler could not take it: once a request until it says it holds it) */
-		stat_pool_client_hand();
+	if (stat_places_held(stat_memory->places, thread->place, thread->owner)) {
+		/* (the place another thread of this process looks at, to hand nothing over while it is held) */
+		if (stat_atomic_load_relaxed(&stat_pool_client_holder_owner) != thread->owner) {
+			stat_atomic_store(&stat_pool_client_holder_owner, 0);
+			stat_atomic_store(&stat_pool_client_holder_place, (uint64_t) thread->place);
+			stat_atomic_store(&stat_pool_client_holder_owner, thread->owner);
+		}
+	} else if (!stat_pool_client_process_held()) {
+		/*
+		 * (not held yet, or the pool sampler could not take it: once a
+		 * request until it says it holds it; not when it holds another
+		 * thread's of this process, which it shares at its next tick)
+		 */
+		stat_pool_client_hand(thread);
 	}
-	/* (the CPU clock counts from here: one system call, a third of a microsecond) */
+	/* (the CPU clock counts from here: one system call, a third of a microsecond; a thread's own, threaded) */
+#ifdef ZTS
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) != 0) {
+#else
 	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu) != 0) {
+#endif
 		cpu.tv_sec = 0;
 		cpu.tv_nsec = 0;
 	}
-	stat_places_publish(stat_memory->places, stat_pool_client.place, true, stat_pool_client.request,
-		stat_pool_client.request_start, (uint64_t) cpu.tv_sec * STAT_NS_PER_SEC + (uint64_t) cpu.tv_nsec,
-		&stat_pool_client.target);
-	stat_pool_client.active = true;
+	stat_places_publish(stat_memory->places, thread->place, true, thread->request,
+		thread->request_start, (uint64_t) cpu.tv_sec * STAT_NS_PER_SEC + (uint64_t) cpu.tv_nsec,
+		&thread->target);
+	thread->active = true;
 	stat_pool_client_wake();
 }
 
 bool stat_pool_client_start(uint64_t (*record)(void), uint64_t request_start)
 {
-	if (stat_pool_client_active() || stat_pool_socket() < 0) {
+	stat_pool_thread *thread;
+
+	if (stat_pool_client_active() || stat_pool_socket() < 0 || !(thread = stat_pool_client_thread())) {
 		return false;
 	}
-	if (!stat_pool_client_claim()) {
+	if (!stat_pool_client_claim(thread)) {
 		stat_atomic_inc(STAT_COUNTER(samplers_refused));
 		return false;
 	}
-	stat_pool_client.quota = stat_samplers_claim(stat_memory->samplers, getpid(),
+	thread->quota = stat_samplers_claim(stat_memory->samplers, getpid(),
 		stat_atomic_load(&stat_memory->live.samplers));
-	if (stat_pool_client.quota < 0) {
+	if (thread->quota < 0) {
 		stat_atomic_inc(STAT_COUNTER(samplers_refused));
 		return false;
 	}
-	stat_frame_target_locate(&stat_pool_client.target);
-	stat_pool_client.request = record();
-	stat_pool_client.request_start = request_start;
-	stat_pool_client_publish();
+	/* (this thread's executor: under ZTS, its own executor globals) */
+	stat_frame_target_locate(&thread->target);
+	thread->request = record();
+	thread->request_start = request_start;
+	stat_pool_client_publish(thread);
 	stat_atomic_inc(STAT_COUNTER(samplers_started));
 	return true;
 }
 
 bool stat_pool_client_stop(bool wait)
 {
+	stat_pool_thread *thread = STAT_G(pool);
 	uint64_t seq;
 
 	if (!stat_pool_client_active()) {
 		return false;
 	}
-	seq = stat_places_publish(stat_memory->places, stat_pool_client.place, false, 0, 0, 0, NULL);
-	if (wait && !stat_places_read_done(stat_memory->places, stat_pool_client.place, seq,
+	seq = stat_places_publish(stat_memory->places, thread->place, false, 0, 0, 0, NULL);
+	if (wait && !stat_places_read_done(stat_memory->places, thread->place, seq,
 		stat_clock_now() + STAT_POOL_CLIENT_PATIENCE)) {
 		/* (the pool sampler held still in the middle of a read: its sample may come after) */
 		stat_atomic_inc(STAT_COUNTER(samplers_stuck));
 	}
-	stat_pool_client.active = false;
-	stat_samplers_release(stat_memory->samplers, stat_pool_client.quota, stat_pool_client.pid);
-	stat_pool_client.quota = -1;
+	thread->active = false;
+	stat_samplers_release(stat_memory->samplers, thread->quota, thread->pid);
+	thread->quota = -1;
 	return true;
 }
 
 bool stat_pool_client_active(void)
 {
-	return stat_pool_client.active && stat_pool_client.place >= 0 && stat_pool_client.pid == getpid();
+	stat_pool_thread *thread = STAT_G(pool);
+
+	return thread && thread->active && thread->place >= 0 && thread->pid == getpid();
 }
 
 void stat_pool_client_mshutdown(void)
 {
-	if (stat_pool_client.place >= 0 && stat_pool_client.pid == getpid()) {
+	stat_pool_thread *thread = STAT_G(pool);
+
+	if (thread && thread->place >= 0 && thread->pid == getpid()) {
 		stat_pool_client_stop(false);
-		stat_places_release(stat_memory->places, stat_pool_client.place, stat_pool_client.owner);
+		stat_pool_client_give_back(thread);
 	}
-	stat_pool_client.place = -1;
+	if (thread) {
+		thread->place = -1;
+	}
 	stat_pool_release();
 	if (stat_pool_client_fork_handler) {
 		zend_function *fork = zend_hash_str_find_ptr(CG(function_table), "pcntl_fork", sizeof("pcntl_fork") - 1);
@@ -251,6 +386,29 @@ void stat_pool_client_mshutdown(void)
 	}
 }
 
+void stat_pool_client_gshutdown(stat_pool_thread **pool)
+{
+	stat_pool_thread *thread = *pool;
+
+	if (!thread) {
+		return;
+	}
+	/*
+	 * A thread ended (or, after MSHUTDOWN, one PHP frees from the main
+	 * thread): its place is given back. (The mapping is still there: MSHUTDOWN
+	 * leaves it while a thread of the process holds a place.)
+	 */
+	if (thread->place >= 0 && thread->pid == getpid() && stat_memory) {
+		if (thread->active) {
+			stat_places_publish(stat_memory->places, thread->place, false, 0, 0, 0, NULL);
+			stat_samplers_release(stat_memory->samplers, thread->quota, thread->pid);
+		}
+		stat_pool_client_give_back(thread);
+	}
+	free(thread);
+	*pool = NULL;
+}
+
 /*
  * A pcntl_fork() child of a sampled request: the parent's request goes on
  * in the child, sampled under the child's own place (the same executor at
@@ -258,18 +416,20 @@ void stat_pool_client_mshutdown(void)
  */
 static void stat_pool_client_forked(void)
 {
-	stat_pool_client.active = false;
-	stat_pool_client.place = -1;
-	if (!stat_pool_client_claim()) {
+	stat_pool_thread *thread = STAT_G(pool);
+
+	thread->active = false;
+	thread->place = -1;
+	if (!stat_pool_client_claim(thread)) {
 		stat_atomic_inc(STAT_COUNTER(samplers_refused));
 		return;
 	}
-	stat_pool_client.quota = stat_samplers_claim(stat_memory->samplers, getpid(), stat_atomic_load(&stat_memory->live.samplers));
-	if (stat_pool_client.quota < 0) {
+	thread->quota = stat_samplers_claim(stat_memory->samplers, getpid(), stat_atomic_load(&stat_memory->live.samplers));
+	if (thread->quota < 0) {
 		stat_atomic_inc(STAT_COUNTER(samplers_refused));
 		return;
 	}
-	stat_pool_client_publish();
+	stat_pool_client_publish(thread);
 	stat_atomic_inc(STAT_COUNTER(samplers_started));
 }
 
@@ -311,14 +471,14 @@ bool stat_pool_client_minit(void)
 
 void stat_pool_client_watch(uint64_t now)
 {
-	static uint64_t next = 0;
-	uint64_t expected = 0, pid;
+	/* (a CAS: under ZTS the request threads of the process look at once) */
+	static stat_atomic_u64 next;
+	uint64_t expected = 0, pid, due = stat_atomic_load_relaxed(&next);
 	char message[256];
 
-	if (now < next) {
+	if (now < due || !stat_atomic_cas(&next, &due, now + STAT_NS_PER_SEC)) {
 		return;
 	}
-	next = now + STAT_NS_PER_SEC;
 	if (stat_pool_alive()) {
 		return;
 	}

@@ -153,12 +153,6 @@ void stat_request_pool_minit(bool informational)
 	if (!stat_sampling || informational || stat_settings_get()->sampler != STAT_SAMPLER_POOL) {
 		return;
 	}
-#ifdef ZTS
-	/* (its places are a process's, one request thread each: a threaded host's threads would share one) */
-	stat_warning("stat: stat.sampler=pool is for PHP processes, not for a thread-safe (ZTS) PHP; "
-		"each request thread samples with a thread of its own (stat.sampler=request)");
-	return;
-#endif
 	if (!stat_readable) {
 		/* nothing could read what it samples (no stream, control socket or stat.dump): no process for nothing */
 		return;
@@ -186,16 +180,20 @@ bool stat_request_mshutdown(void)
 		stat_sampler_free(STAT_G(sampler));
 		STAT_G(sampler) = NULL;
 	}
-	/* (under ZTS, the samplers of threads PHP has not ended yet: their module globals are freed after MSHUTDOWN) */
-	return stat_sampler_threads() == 0;
+	/*
+	 * (under ZTS, the samplers and pool places of threads PHP has not ended
+	 * yet: their module globals are freed after MSHUTDOWN)
+	 */
+	return stat_sampler_threads() == 0 && stat_pool_client_places_held() == 0;
 }
 
-void stat_request_gshutdown(struct _stat_sampler **sampler)
+void stat_request_gshutdown(struct _stat_sampler **sampler, struct _stat_pool_thread **pool)
 {
 	if (*sampler) {
 		stat_sampler_free(*sampler);
 		*sampler = NULL;
 	}
+	stat_pool_client_gshutdown(pool);
 }
 
 bool stat_request_active(void)

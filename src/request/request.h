@@ -32,22 +32,24 @@ void stat_request_rinit(uint64_t now);
 /* RSHUTDOWN: stop sampling (the thread parks on its own). */
 void stat_request_rshutdown(void);
 /*
- * MSHUTDOWN: join and free this thread's sampler. False if a sampler thread
- * of this process has not ended: this one did not within a second
- * (sampler.h), or, under ZTS, another PHP thread's is still there (PHP
- * frees it after MSHUTDOWN, stat_request_gshutdown); it may still use the
- * shared mapping.
+ * MSHUTDOWN: join and free this thread's sampler (pool mode: give its
+ * place back). False if a sampler thread of this process has not ended:
+ * this one did not within a second (sampler.h), or, under ZTS, another PHP
+ * thread's is still there (PHP frees it after MSHUTDOWN,
+ * stat_request_gshutdown); or, in pool mode, another PHP thread still holds
+ * a place: either may still use the shared mapping.
  */
 bool stat_request_mshutdown(void);
 /*
  * The module globals' destructor (GSHUTDOWN): join and free the sampler of
- * the thread whose globals they are. Under ZTS, in that thread when it ends
- * (a threaded host's thread serves its last request), or in the main thread
- * after MSHUTDOWN for the threads still there; without ZTS, after MSHUTDOWN,
- * which freed it already.
+ * the thread whose globals they are (pool mode: give its place back).
+ * Under ZTS, in that thread when it ends (a threaded host's thread serves
+ * its last request), or in the main thread after MSHUTDOWN for the threads
+ * still there; without ZTS, after MSHUTDOWN, which freed it already.
  */
 struct _stat_sampler;
-void stat_request_gshutdown(struct _stat_sampler **sampler);
+struct _stat_pool_thread;
+void stat_request_gshutdown(struct _stat_sampler **sampler, struct _stat_pool_thread **pool);
 
 /* stat\sampler\activate(), ..\active(), ..\deactivate(). */
 bool stat_request_activate(void);

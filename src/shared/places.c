@@ -17,6 +17,8 @@ typedef struct _stat_place {
 	stat_atomic_u64 owner;
 	stat_atomic_u64 tid;         /* set by the claimer before its first publish */
 	stat_atomic_u64 start_time;  /* likewise */
+	stat_atomic_u64 process;     /* likewise */
+	stat_atomic_u64 threaded;    /* likewise */
 	stat_atomic_u64 seq;
 	stat_atomic_u64 reading;  /* the pool sampler: the seq of the view it is reading a sample under, 0: none */
 	stat_atomic_u64 held;     /* the pool sampler: the owner whose memory it holds a descriptor of (0: none) */
@@ -55,15 +57,21 @@ static bool stat_places_alive(pid_t pid)
 	return pid <= 0 || kill(pid, 0) == 0 || errno != ESRCH;
 }
 
-int stat_places_claim(stat_places *places, pid_t pid, pid_t tid, uint64_t start_time, uint64_t *claimed)
+uint64_t stat_places_number(stat_places *places)
 {
-	uint64_t number = stat_atomic_add(&places->claims, 1) & 0xffffffffULL, owner;
-	int i, pass;
+	uint64_t number = stat_atomic_add(&places->claims, 1) & 0xffffffffULL;
 
 	if (number == 0) {
 		number = stat_atomic_add(&places->claims, 1) & 0xffffffffULL;
 	}
-	owner = (uint64_t) (uint32_t) pid | (number << 32);
+	return number;
+}
+
+int stat_places_claim(stat_places *places, pid_t pid, pid_t tid, uint64_t start_time, uint64_t process, bool threaded,
+	uint64_t *claimed)
+{
+	uint64_t owner = (uint64_t) (uint32_t) pid | (stat_places_number(places) << 32);
+	int i, pass;
 
 	/* a free place; with none, those of dead processes are taken back and the table tried again */
 	for (pass = 0; pass < 2; pass++) {
@@ -83,6 +91,8 @@ int stat_places_claim(stat_places *places, pid_t pid, pid_t tid, uint64_t start_
 
 				stat_atomic_store(&places->places[i].tid, (uint64_t) (uint32_t) tid);
 				stat_atomic_store(&places->places[i].start_time, start_time);
+				stat_atomic_store(&places->places[i].process, process);
+				stat_atomic_store(&places->places[i].threaded, threaded ? 1 : 0);
 				stat_atomic_store(&places->places[i].active, 0);
 				while (end < (uint64_t) i + 1 && !stat_atomic_cas(&places->end, &end, (uint64_t) i + 1)) {
 				}
@@ -177,6 +187,8 @@ bool stat_places_view(stat_places *places, int place, stat_place_view *view)
 	}
 	view->tid = stat_atomic_load_relaxed(&p->tid);
 	view->start_time = stat_atomic_load_relaxed(&p->start_time);
+	view->process = stat_atomic_load_relaxed(&p->process);
+	view->threaded = stat_atomic_load_relaxed(&p->threaded);
 	view->active = stat_atomic_load_relaxed(&p->active);
 	view->request = stat_atomic_load_relaxed(&p->request);
 	view->request_start = stat_atomic_load_relaxed(&p->request_start);
@@ -192,6 +204,11 @@ bool stat_places_view(stat_places *places, int place, stat_place_view *view)
 uint64_t stat_places_owner(stat_places *places, int place)
 {
 	return stat_atomic_load(&places->places[place].owner);
+}
+
+uint64_t stat_places_process(stat_places *places, int place)
+{
+	return stat_atomic_load(&places->places[place].process);
 }
 
 bool stat_places_active(stat_places *places, int place)

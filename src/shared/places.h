@@ -4,7 +4,11 @@
  *
  * Each PHP request thread sampled in pool mode holds a place: its pid and
  * thread, where its executor is (stat_frame_target) and the request being
- * served. The request thread writes its place; the pool sampler (a process
+ * served. A thread-safe (ZTS) PHP's request threads each hold their own,
+ * with their own executor; the places of one process's threads carry its
+ * process word (the pid and a number drawn once a process, as a claim
+ * number is), by which the pool sampler shares the memory one of them
+ * handed over with the others. The request thread writes its place; the pool sampler (a process
  * of its own, src/pool/) reads every active place once a tick. A place is
  * claimed with a CAS of its owner word (0: free) and kept by its thread
  * across requests. The owner word is the pid and a claim number, one of
@@ -42,12 +46,14 @@ typedef struct _stat_place_view {
 	uint64_t owner;          /* pid (low 32 bits) and claim number (high 32 bits, never 0); 0: free */
 	uint64_t tid;            /* the owner's thread */
 	uint64_t start_time;     /* the owner process's start time (/proc/PID/stat's 22nd field; 0: not known) */
+	uint64_t process;        /* the owner's process word: pid (low 32 bits) and a number drawn once a process */
+	uint64_t threaded;       /* 1: the owner's CPU time is its thread's (ZTS); 0: its process's */
 	uint64_t seq;            /* even: as published */
 	uint64_t active;         /* 1: a request is sampled, 0: none (between requests, or deactivated) */
 	uint64_t request;        /* the request's record id (requests.h) */
 	uint64_t request_start;  /* when it began (stat's clock) */
 	uint64_t since;          /* when it was published as sampled (stat's clock) */
-	uint64_t cpu_start;      /* its process's CPU time then (ns; 0: not read) */
+	uint64_t cpu_start;      /* its process's (threaded: its thread's) CPU time then (ns; 0: not read) */
 	uint64_t serial;         /* counts the requests sampled at this place: a new one needs a fresh reader */
 	stat_frame_target target;
 } stat_place_view;
@@ -59,10 +65,14 @@ void stat_places_init(stat_places *places);
 
 /*
  * Request thread: claim a free place for (pid, tid) of a process started
- * at `start_time`; -1 when there is none. *owner: the owner word it holds
- * it with.
+ * at `start_time`, whose process word is `process` (threaded: its CPU
+ * time is counted by thread); -1 when there is none. *owner: the owner
+ * word it holds it with.
  */
-int stat_places_claim(stat_places *places, pid_t pid, pid_t tid, uint64_t start_time, uint64_t *owner);
+int stat_places_claim(stat_places *places, pid_t pid, pid_t tid, uint64_t start_time, uint64_t process, bool threaded,
+	uint64_t *owner);
+/* Request thread: a number for a process word, drawn as claim numbers are (never 0, never an owner word's). */
+uint64_t stat_places_number(stat_places *places);
 /* Request thread: give it back (only its owner does). */
 void stat_places_release(stat_places *places, int place, uint64_t owner);
 /*
@@ -80,6 +90,8 @@ int stat_places_end(stat_places *places);
 bool stat_places_view(stat_places *places, int place, stat_place_view *view);
 /* Pool sampler: the place's owner word (0: free). */
 uint64_t stat_places_owner(stat_places *places, int place);
+/* Pool sampler: the place's process word (set by its owner's claim, before the owner hands over or publishes anything). */
+uint64_t stat_places_process(stat_places *places, int place);
 /* Pool sampler: whether the place serves a request (a single load: a hint, the view decides). */
 bool stat_places_active(stat_places *places, int place);
 /* Pool sampler: whether the place still holds what `view` copied (its seq unchanged). */
