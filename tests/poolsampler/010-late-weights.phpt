@@ -105,14 +105,15 @@ $child->send("end\n");
 
 var_dump($child->waitFor("stood\n"));
 usleep(300000);
-$t = hrtime(true);
 stat_pool_kill($pool, SIGSTOP);
 stat_pool_kill($child->pid(), SIGSTOP);
+/* (the stall PHP stood in at least: from both stopped to just before the pool sampler is let go; kill(1) takes a while on a loaded machine) */
+$t = hrtime(true);
 usleep(400000);
 /* the pool sampler's late tick reads PHP still stopped: let it run (it has slept again), and 20 ticks more */
 $switches = $switched($pool);
-stat_pool_kill($pool, SIGCONT);
 $stall = (int) ((hrtime(true) - $t) / 1000000);
+stat_pool_kill($pool, SIGCONT);
 stat_pool_until(fn () => $switched($pool) > $switches, 5.0);
 usleep(20000);
 stat_pool_kill($child->pid(), SIGCONT);
