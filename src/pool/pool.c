@@ -322,6 +322,14 @@ static bool stat_pool_sample(stat_pool_state *state, int place, uint8_t clock, u
 		return false;
 	}
 	pid = (pid_t) (uint32_t) view.owner;
+	if ((slot->mem < 0 || slot->owner != view.owner) && !state->socket_broken) {
+		/*
+		 * (a request thread sends its memory before it publishes its request:
+		 * what a tick finds active without it is already on the socket when
+		 * the tick began before the socket was looked at again)
+		 */
+		stat_pool_receive(state, state->socket);
+	}
 	if ((slot->mem < 0 || slot->owner != view.owner) && !stat_pool_share(state, place, &view) &&
 		!stat_pool_open(state, place, &view)) {
 		/* not handed over, and not ours to open: counted (the worker sends it again at its next request) */
@@ -556,6 +564,7 @@ static void stat_pool_main(int alive, int socket)
 	state->capacity = (sample_size - sizeof(stat_sample)) / sizeof(stat_frame) - 1;
 	state->random = stat_clock_now() ^ ((uint64_t) getpid() << 32);
 	state->cpu = UINT32_MAX;
+	state->socket = socket;
 	state->follow = stat_sampler_short_slice();
 	/* the default 50 us of timer slack would stretch every short interval */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);

@@ -72,6 +72,7 @@ typedef struct _stat_pool_state {
 	uint64_t        capacity;
 	uint64_t        random;
 	bool            follow;  /* the kernel keeps our short slice: reads move to PHP's CPU */
+	int             socket;  /* the handover socket (the processes' descriptors arrive on it) */
 	bool            socket_broken;  /* the handover socket reported an error: no longer polled */
 	bool            no_pidfd;  /* pidfd_open is not in this kernel (ENOSYS): every process is read through mem */
 	uint64_t        sweep;   /* when stat_pool_sweep runs next (stat's clock) */
