@@ -27,7 +27,8 @@
  * says when the worker is gone (or exec'd), and it is read instead when
  * process_vm_readv is refused later. Elsewhere (another user without
  * CAP_SYS_PTRACE, Yama, no pidfd_open before Linux 5.3) the descriptor is
- * read. The choice is counted per worker: processes_readv, processes_mem.
+ * read. The choice is counted per worker (per thread's place under ZTS):
+ * processes_readv, processes_mem.
  * That hold on each process's memory is pool_memory.c's.
  *
  * A thread-safe (ZTS) PHP, a threaded host: each request thread holds a
@@ -253,8 +254,9 @@ static uint16_t stat_pool_wall_weight(stat_pool_slot *slot, const stat_place_vie
  * would never sample a request shorter than the interval (at 1 ms, every
  * fast API call). So a tick stands for the CPU time the request used at the
  * rate it used it since it was last seen (or since it began: the request
- * thread publishes its process's CPU clock then): `span` ticks of wall time
- * (1, more for a late tick) at dcpu/dwall of a CPU each. That is credited,
+ * thread publishes its CPU time then, its process's or, under ZTS, its
+ * own): `span` ticks of wall time (1, more for a late tick) at dcpu/dwall
+ * of a CPU each. That is credited,
  * in intervals, to the request, whose credit began at a random point of its
  * first interval; a tick takes a sample for each whole interval credited
  * (weight), when the thread runs (a tick due while it sleeps waits for it to

@@ -14,9 +14,13 @@
  * places of one process's threads carry one process word, drawn by the
  * first thread that claims one: the pool sampler shares the memory handed
  * over for one place with the other places of the same process word (a
- * descriptor is of a process, not of a thread), so a thread hands it over
- * only when no place of its process is known to be held (the holder words
- * below). A thread that ends gives its place back (GSHUTDOWN:
+ * descriptor is of a process, not of a thread), so a thread's place is
+ * often read before its own handover arrives. Each thread still hands its
+ * memory over until its own place is held: a place it could share can be
+ * given back (its thread ended) and forgotten before the pool sampler
+ * looks at this one, and a thread that relied on it would go unread for
+ * its whole request (a host that serves many requests in one, never read).
+ * A thread that ends gives its place back (GSHUTDOWN:
  * stat_pool_client_gshutdown); MSHUTDOWN gives back the main thread's, and
  * unmaps only once no other thread of the process holds one (PHP frees the
  * globals of the threads still there after MSHUTDOWN).
@@ -86,16 +90,6 @@ static stat_atomic_u64 stat_pool_client_process;
 static stat_atomic_u64 stat_pool_client_places;
 
 /*
- * A place of this process the pool sampler was last seen to hold the
- * memory of, and its owner word (whose pid says whose it is): a thread
- * whose own place is not held yet hands nothing over while that one is
- * (the pool sampler shares it). Two words, not one: a pair read half
- * changed names a place that owner never held, which reads as not held:
- * one handover more, never one less.
- */
-static stat_atomic_u64 stat_pool_client_holder_place, stat_pool_client_holder_owner;
-
-/*
  * The longest stat\sampler\deactivate() waits for a sample of its request
  * that the pool sampler is reading (a read takes microseconds: only a pool
  * sampler held still makes it wait this long).
@@ -142,16 +136,6 @@ static uint64_t stat_pool_client_process_word(pid_t pid)
 		}
 	}
 	return word;
-}
-
-/* Whether the pool sampler holds this process's memory for a place of another thread of it. */
-static bool stat_pool_client_process_held(void)
-{
-	uint64_t owner = stat_atomic_load(&stat_pool_client_holder_owner);
-	uint64_t place = stat_atomic_load(&stat_pool_client_holder_place);
-
-	return owner && (uint32_t) owner == (uint32_t) getpid() && place < STAT_PLACES_COUNT &&
-		stat_places_held(stat_memory->places, (int) place, owner);
 }
 
 /* Hand this process's memory to the pool sampler for `thread`'s place; true once it is on its way. */
@@ -264,12 +248,6 @@ static bool stat_pool_client_claim(stat_pool_thread *thread)
 /* Give this thread's place back (it holds one of this process, and no request is published there). */
 static void stat_pool_client_give_back(stat_pool_thread *thread)
 {
-	uint64_t place = (uint64_t) thread->place, expected = thread->owner;
-
-	/* (the holder words forget it first: a thread that looks now hands its memory over again) */
-	if (stat_atomic_load(&stat_pool_client_holder_place) == place) {
-		stat_atomic_cas(&stat_pool_client_holder_owner, &expected, 0);
-	}
 	stat_places_release(stat_memory->places, thread->place, thread->owner);
 	stat_pool_client_count(-1);
 	thread->place = -1;
@@ -280,19 +258,8 @@ static void stat_pool_client_publish(stat_pool_thread *thread)
 {
 	struct timespec cpu;
 
-	if (stat_places_held(stat_memory->places, thread->place, thread->owner)) {
-		/* (the place another thread of this process looks at, to hand nothing over while it is held) */
-		if (stat_atomic_load_relaxed(&stat_pool_client_holder_owner) != thread->owner) {
-			stat_atomic_store(&stat_pool_client_holder_owner, 0);
-			stat_atomic_store(&stat_pool_client_holder_place, (uint64_t) thread->place);
-			stat_atomic_store(&stat_pool_client_holder_owner, thread->owner);
-		}
-	} else if (!stat_pool_client_process_held()) {
-		/*
-		 * (not held yet, or the pool sampler could not take it: once a
-		 * request until it says it holds it; not when it holds another
-		 * thread's of this process, which it shares at its next tick)
-		 */
+	if (!stat_places_held(stat_memory->places, thread->place, thread->owner)) {
+		/* (not held yet, or the pool sampler could not take it: once a request until it says it holds it) */
 		stat_pool_client_hand(thread);
 	}
 	/* (the CPU clock counts from here: one system call, a third of a microsecond; a thread's own, threaded) */

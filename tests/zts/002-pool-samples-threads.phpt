@@ -19,17 +19,24 @@ $first = stat_zts_main_script('first', 'echo json_encode(["first" => stat\settin
 /*
  * The last request, on the main thread once every other ended: within 10 s
  * the pool sampler holds nothing of another thread of this process any more
- * (its descriptors of /proc/PID/task/TID/..., per place: the places of the
- * ended threads given back, and let go)
+ * (its descriptors of /proc/PID/task/TID/..., per place, and the copies of
+ * /proc/PID/mem but the main thread's: the places of the ended threads given
+ * back, and let go)
  */
 $last = stat_zts_main_script('last', '
 $pool = stat\settings()["pool"]["pid"] ?? 0;
 $main = (int) file_get_contents("/proc/thread-self/stat");
 $others = function () use ($pool, $main) {
     $held = [];
+    $mems = 0;
     foreach (glob("/proc/$pool/fd/*") as $fd) {
-        if (preg_match("~^/proc/" . getmypid() . "/task/(\d+)/~", (string) @readlink($fd), $m) && (int) $m[1] !== $main) {
+        $link = (string) @readlink($fd);
+        if (preg_match("~^/proc/" . getmypid() . "/task/(\d+)/~", $link, $m) && (int) $m[1] !== $main) {
             $held[] = (int) $m[1];
+        }
+        /* (the memory: one copy a place, so one for the main thread; a copy past it is of an ended thread) */
+        if ($link === "/proc/" . getmypid() . "/mem" && ++$mems > 1) {
+            $held[] = "mem";
         }
     }
     return $held;
