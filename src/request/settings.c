@@ -17,6 +17,25 @@
 
 static stat_settings stat_settings_values;
 
+/*
+ * Set once MINIT has registered the entries (their values set), before any
+ * other thread exists. Under ZTS every PHP thread that starts runs each
+ * entry's handler again, at the STARTUP stage, with the same value
+ * (zend_ini_refresh_caches in PHP's new-thread handler): writing the
+ * settings again there raced with the other threads' requests reading them
+ * (ThreadSanitizer reported it) and warned again about a bad value at each
+ * thread's start. The settings are the process's: past MINIT a handler
+ * called at the STARTUP stage leaves them as they are (STAT_SETTINGS_SET).
+ * Later stages (php-fpm's php_admin_value, ACTIVATE) still set them.
+ */
+static bool stat_settings_registered = false;
+
+#define STAT_SETTINGS_SET() do { \
+		if (stage == ZEND_INI_STAGE_STARTUP && stat_settings_registered) { \
+			return SUCCESS; \
+		} \
+	} while (0)
+
 const stat_settings *stat_settings_get(void)
 {
 	return &stat_settings_values;
@@ -155,6 +174,8 @@ static ZEND_INI_MH(stat_ini_bool)
 	bool *target = (bool *) mh_arg1;
 	bool v;
 
+	STAT_SETTINGS_SET();
+
 	if (!stat_settings_parse_bool(new_value, &v)) {
 		bool fallback = mh_arg2 != NULL;
 
@@ -170,6 +191,8 @@ static ZEND_INI_MH(stat_ini_bool)
 
 static ZEND_INI_MH(stat_ini_samplers)
 {
+	STAT_SETTINGS_SET();
+
 	stat_settings_integer(entry->name, new_value, &stat_settings_values.samplers,
 		0, STAT_SAMPLERS_LIMIT_MAX, 0, 0, " (0 means unlimited)");
 	return SUCCESS;
@@ -177,6 +200,8 @@ static ZEND_INI_MH(stat_ini_samplers)
 
 static ZEND_INI_MH(stat_ini_samples)
 {
+	STAT_SETTINGS_SET();
+
 	stat_settings_integer(entry->name, new_value, &stat_settings_values.samples,
 		1, STAT_SAMPLES_MAX, STAT_SAMPLES_DEFAULT, STAT_SAMPLES_DEFAULT, " slots");
 	return SUCCESS;
@@ -184,6 +209,8 @@ static ZEND_INI_MH(stat_ini_samples)
 
 static ZEND_INI_MH(stat_ini_interval)
 {
+	STAT_SETTINGS_SET();
+
 	stat_settings_integer(entry->name, new_value, &stat_settings_values.interval,
 		STAT_INTERVAL_MIN, STAT_INTERVAL_MAX, STAT_INTERVAL_DEFAULT, STAT_INTERVAL_MIN, " microseconds");
 	return SUCCESS;
@@ -191,6 +218,8 @@ static ZEND_INI_MH(stat_ini_interval)
 
 static ZEND_INI_MH(stat_ini_pool_rate)
 {
+	STAT_SETTINGS_SET();
+
 	stat_settings_integer(entry->name, new_value, &stat_settings_values.pool_rate,
 		0, STAT_POOL_RATE_MAX, 0, 0, " samples a second (0 means no bound)");
 	return SUCCESS;
@@ -198,6 +227,8 @@ static ZEND_INI_MH(stat_ini_pool_rate)
 
 static ZEND_INI_MH(stat_ini_stack)
 {
+	STAT_SETTINGS_SET();
+
 	stat_settings_integer(entry->name, new_value, &stat_settings_values.stack,
 		0, STAT_STACK_MAX, STAT_STACK_DEFAULT, 0, " frames");
 	return SUCCESS;
@@ -206,6 +237,8 @@ static ZEND_INI_MH(stat_ini_stack)
 static ZEND_INI_MH(stat_ini_dump)
 {
 	int64_t fd = 0;
+
+	STAT_SETTINGS_SET();
 
 	stat_settings_integer(entry->name, new_value, &fd, 0, INT_MAX, 0, 0, " (a file descriptor, 0 is off)");
 	stat_settings_values.dump = (int) fd;
@@ -216,6 +249,8 @@ static ZEND_INI_MH(stat_ini_strings)
 {
 	char shown[STAT_SETTINGS_SHOWN + 32];
 	uint64_t size;
+
+	STAT_SETTINGS_SET();
 
 	if (!stat_settings_parse_size(new_value, &size)) {
 		stat_warning("%s must be a size such as 32M (K, M, G or T), '%s' given; using 32M",
@@ -239,6 +274,8 @@ static ZEND_INI_MH(stat_ini_socket_mode)
 	char *end = NULL;
 	long mode;
 
+	STAT_SETTINGS_SET();
+
 	errno = 0;
 	mode = strtol(s, &end, 8);
 	if (ZSTR_LEN(new_value) == 0 || errno != 0 || *end != '\0' || mode < 0 || mode > 0777) {
@@ -256,6 +293,8 @@ static ZEND_INI_MH(stat_ini_clock)
 	char shown[STAT_SETTINGS_SHOWN + 32];
 	const char *s = ZSTR_VAL(new_value);
 
+	STAT_SETTINGS_SET();
+
 	if (!strcasecmp(s, "wall")) {
 		stat_settings_values.clock = STAT_CLOCK_WALL;
 	} else if (!strcasecmp(s, "cpu")) {
@@ -271,6 +310,8 @@ static ZEND_INI_MH(stat_ini_sampler)
 {
 	char shown[STAT_SETTINGS_SHOWN + 32];
 	const char *s = ZSTR_VAL(new_value);
+
+	STAT_SETTINGS_SET();
 
 	if (!strcasecmp(s, "request")) {
 		stat_settings_values.sampler = STAT_SAMPLER_REQUEST;
@@ -294,6 +335,8 @@ static ZEND_INI_MH(stat_ini_query)
 	char shown[STAT_SETTINGS_SHOWN + 32];
 	const char *s = ZSTR_VAL(new_value);
 
+	STAT_SETTINGS_SET();
+
 	if (!strcasecmp(s, "none")) {
 		stat_settings_values.query = STAT_QUERY_NONE;
 	} else if (!strcasecmp(s, "names")) {
@@ -316,6 +359,8 @@ static ZEND_INI_MH(stat_ini_socket_group)
 	struct group *group;
 	char *end = NULL;
 	long gid;
+
+	STAT_SETTINGS_SET();
 
 	stat_settings_values.socket_group = -1;
 	stat_settings_values.socket_group_name[0] = '\0';
@@ -351,6 +396,8 @@ static ZEND_INI_MH(stat_ini_address)
 	stat_address *target = (stat_address *) mh_arg1;
 	char error[256];
 
+	STAT_SETTINGS_SET();
+
 	if (!stat_address_parse(ZSTR_VAL(new_value), target, error, sizeof(error))) {
 		stat_warning("%s: %s in '%s'; using 0 (the socket is disabled)",
 			ZSTR_VAL(entry->name), error, stat_settings_shown(new_value, shown, sizeof(shown)));
@@ -364,6 +411,8 @@ static ZEND_INI_MH(stat_ini_address)
 static ZEND_INI_MH(stat_ini_secret)
 {
 	char shown[STAT_SETTINGS_SHOWN + 32];
+
+	STAT_SETTINGS_SET();
 
 	if (ZSTR_LEN(new_value) >= sizeof(stat_settings_values.secret)) {
 		stat_warning("%s: the path is %zu bytes, longer than %zu, in '%s'; using none", ZSTR_VAL(entry->name),
@@ -403,6 +452,7 @@ PHP_INI_END()
 void stat_settings_minit(int module_number)
 {
 	zend_register_ini_entries(ini_entries, module_number);
+	stat_settings_registered = true;
 }
 
 void stat_settings_mshutdown(int module_number)
