@@ -2,6 +2,8 @@
 zts: a threaded host (4 slots of 3 PHP threads started and ended in turn, 30 requests each, every 10th a long one) sampled at 500 us: every sample carries its own thread's request (script, URI, method) and stack, every long request is sampled, every request saw itself sampled and the one listener; samplers started = requests, samples received + lost = samples written; no thread of an ended PHP thread is left; shutdown is clean and prompt, and the listener ends with it
 --SKIPIF--
 <?php require __DIR__ . '/zts.inc'; if ($why = stat_zts_unavailable()) die("skip $why"); ?>
+--INI--
+memory_limit=1G
 --FILE--
 <?php
 require __DIR__ . '/zts.inc';
@@ -20,7 +22,7 @@ if (!$host->waitFor("host: waiting\n")) {
 }
 $stream = new StatStream("unix://$path");
 $host->send("go\n");
-$status = $host->wait(120);
+$status = stat_zts_wait($host, $stream, 120);
 $ended = microtime(true);
 $eof = $stream->readAll(10);
 $out = $host->stdout();

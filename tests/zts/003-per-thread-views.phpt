@@ -48,7 +48,7 @@ if (!$host->waitFor("host: waiting\n")) {
 }
 $stream = new StatStream("unix://$path");
 $host->send("go\n");
-$status = $host->wait(60);
+$status = stat_zts_wait($host, $stream, 60);
 $stream->readAll(10);
 
 $problems = [];
