@@ -107,8 +107,10 @@ static void test_gzipper(void)
 
 		/* put while there is room (and buffers left), take what is done; take the oldest, waiting, when full */
 		if (put < 300 && statq_gzipper_pending(gzipper, NULL) < 4) {
-			data = test_buffer(put++, &n);
-			statq_gzipper_put(gzipper, data, n);
+			/* a part with Huffman codes alone in two of three: none, the middle third, all of it, from the start */
+			data = test_buffer(put, &n);
+			statq_gzipper_put(gzipper, data, n, put % 3 == 1 ? n / 3 : 0, put % 3 == 1 ? 2 * n / 3 : put % 3 == 2 ? n : 0);
+			put++;
 			pending = statq_gzipper_pending(gzipper, NULL);
 			most = pending > most ? (unsigned) pending : most;
 			continue;
@@ -127,7 +129,7 @@ static void test_gzipper(void)
 		free(data);
 		taken++;
 	}
-	stat_unit_case("gzipper: 300 buffers (0 to 200 kB) come back in the order put, each inflating to exactly what was put",
+	stat_unit_case("gzipper: 300 buffers (0 to 200 kB; a part, the whole or none with Huffman codes alone) come back in the order put, each inflating to exactly what was put",
 		wrong == 0 && taken == 300, "%u of %u wrong or out of order", wrong, taken);
 	stat_unit_case("gzipper: never more than 4 buffers between put and take", most == 4, "most %u", most);
 
@@ -135,11 +137,11 @@ static void test_gzipper(void)
 		size_t a, b, c;
 
 		data = test_buffer(1, &a);
-		statq_gzipper_put(gzipper, data, a);
+		statq_gzipper_put(gzipper, data, a, 0, 0);
 		data = test_buffer(2, &b);
-		statq_gzipper_put(gzipper, data, b);
+		statq_gzipper_put(gzipper, data, b, 0, 0);
 		data = test_buffer(3, &c);
-		statq_gzipper_put(gzipper, data, c);
+		statq_gzipper_put(gzipper, data, c, 0, 0);
 		pending = statq_gzipper_pending(gzipper, &bytes);
 		stat_unit_case("gzipper: pending counts the buffers put and not taken, and their bytes before compression",
 			pending == 3 && bytes == a + b + c, "%zu buffers, %zu bytes (expected 3, %zu)", pending, bytes, a + b + c);

@@ -19,6 +19,7 @@
 typedef struct _statq_gzipper_job {
 	char  *in;
 	size_t in_length;
+	size_t plain_at, plain_end;   /* Huffman codes alone there (gzipper.h) */
 	char  *out;
 	size_t out_length;
 } statq_gzipper_job;
@@ -36,17 +37,38 @@ struct _statq_gzipper {
 	int                level;
 };
 
-/* One gzip member of in; NULL when zlib fails. */
-static char *statq_gzipper_compress(z_stream *zs, const char *in, size_t length, size_t *out_length)
+/*
+ * One gzip member of in; NULL when zlib fails. in[plain_at .. plain_end)
+ * is deflated with Z_HUFFMAN_ONLY: deflateParams ends the block before it
+ * with the level's usual strategy, and the block of that part, and the
+ * stream is left as deflateInit2 made it (deflateReset keeps the
+ * parameters) for the next member.
+ */
+static char *statq_gzipper_compress(z_stream *zs, int level, const char *in, size_t length, size_t plain_at, size_t plain_end, size_t *out_length)
 {
-	size_t bound = deflateBound(zs, (uLong) length) + 64;
+	/* deflateBound is for one strategy; each change of it ends a block (a few bytes each) */
+	size_t bound = deflateBound(zs, (uLong) length) + 1024;
 	char *out = statq_alloc(bound);
+	bool plain = plain_at < plain_end && plain_end <= length;
 
 	deflateReset(zs);
 	zs->next_in = (Bytef *) in;
-	zs->avail_in = (uInt) length;
+	zs->avail_in = (uInt) (plain ? plain_at : length);
 	zs->next_out = (Bytef *) out;
 	zs->avail_out = (uInt) bound;
+	if (plain) {
+		/* (deflate with no input says Z_BUF_ERROR: none before the part, nothing to end) */
+		if ((zs->avail_in && deflate(zs, Z_NO_FLUSH) != Z_OK) || deflateParams(zs, level, Z_HUFFMAN_ONLY) != Z_OK) {
+			free(out);
+			return NULL;
+		}
+		zs->avail_in += (uInt) (plain_end - plain_at);
+		if (deflate(zs, Z_NO_FLUSH) != Z_OK || deflateParams(zs, level, Z_DEFAULT_STRATEGY) != Z_OK) {
+			free(out);
+			return NULL;
+		}
+		zs->avail_in += (uInt) (length - plain_end);
+	}
 	if (deflate(zs, Z_FINISH) != Z_STREAM_END) {
 		free(out);
 		return NULL;
@@ -79,7 +101,7 @@ static void *statq_gzipper_work(void *argument)
 		pthread_mutex_unlock(&gzipper->mutex);
 
 		if (ready) {
-			out = statq_gzipper_compress(&zs, job->in, job->in_length, &out_length);
+			out = statq_gzipper_compress(&zs, gzipper->level, job->in, job->in_length, job->plain_at, job->plain_end, &out_length);
 		}
 
 		pthread_mutex_lock(&gzipper->mutex);
@@ -129,7 +151,7 @@ statq_gzipper *statq_gzipper_start(int level, size_t most)
 	return gzipper;
 }
 
-void statq_gzipper_put(statq_gzipper *gzipper, char *data, size_t length)
+void statq_gzipper_put(statq_gzipper *gzipper, char *data, size_t length, size_t plain_at, size_t plain_end)
 {
 	statq_gzipper_job *job;
 
@@ -143,6 +165,8 @@ void statq_gzipper_put(statq_gzipper *gzipper, char *data, size_t length)
 	job = &gzipper->jobs[gzipper->put % gzipper->most];
 	job->in = data;
 	job->in_length = length;
+	job->plain_at = plain_at;
+	job->plain_end = plain_end;
 	job->out = NULL;
 	job->out_length = 0;
 	gzipper->pending_bytes += length;

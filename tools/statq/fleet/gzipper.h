@@ -24,8 +24,14 @@ typedef struct _statq_gzipper statq_gzipper;
 /* Start the worker; NULL (after a message) when it cannot start. level: zlib's 1 to 9. */
 statq_gzipper *statq_gzipper_start(int level, size_t most);
 
-/* Hand data over (malloc'd, freed by the gzipper): compressed as one gzip member. Needs fewer than `most` pending. */
-void statq_gzipper_put(statq_gzipper *gzipper, char *data, size_t length);
+/*
+ * Hand data over (malloc'd, freed by the gzipper): compressed as one gzip
+ * member. Needs fewer than `most` pending. data[plain_at .. plain_end) is
+ * deflated with Huffman codes alone (zlib's Z_HUFFMAN_ONLY; 0 and 0: none),
+ * for text such as packed tails (numbers with few repeats), where looking
+ * for repeats costs more than it saves; the rest as usual.
+ */
+void statq_gzipper_put(statq_gzipper *gzipper, char *data, size_t length, size_t plain_at, size_t plain_end);
 
 /*
  * The oldest buffer put and not taken yet, compressed: *data (malloc'd, the

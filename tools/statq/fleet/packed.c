@@ -2,11 +2,13 @@
  * packed.c: see packed.h. The packer remembers each piece and each tail
  * once (by digest, a number each), and stamps each with the batch it was
  * last written in: a batch writes a piece or tail the first time one of its
- * samples needs it and refers to it by number after, so a sample costs
- * an array read per piece of its tail when that tail is new to the batch,
- * and none when it is not. The decoder checks every number it reads (a
- * record can only name what came before it) and leaves out, counted, what
- * does not check: an entry may come from anyone who can XADD.
+ * samples needs it (into the batch's section of pieces or of tails, which
+ * statq_packer_take puts before its samples) and refers to it by number
+ * after, so a sample costs an array read per piece of its tail when that
+ * tail is new to the batch, and none when it is not. The decoder checks
+ * every number it reads (a record can only name what came before it) and
+ * leaves out, counted, what does not check: an entry may come from anyone
+ * who can XADD.
  */
 #include <math.h>
 #include <stdio.h>
@@ -33,6 +35,16 @@ typedef struct _statq_packer_tail {
 	uint64_t stamp;
 } statq_packer_tail;
 
+/* the batch's records, one kind a section: every piece, then every tail, then the samples (packed.h) */
+#define STATQ_PACKER_SECTION_PIECES  0
+#define STATQ_PACKER_SECTION_TAILS   1
+#define STATQ_PACKER_SECTION_SAMPLES 2
+
+typedef struct _statq_packer_section {
+	char   *text;
+	size_t  length, capacity;
+} statq_packer_section;
+
 struct _statq_packer {
 	statq_table         piece_ids;   /* a piece's digest -> id + 1 */
 	statq_packer_piece *pieces;
@@ -48,8 +60,7 @@ struct _statq_packer {
 	statq_table         path_ids;    /* a path (as it is, not JSON) -> its piece's id + 1 */
 	uint32_t            era;         /* how many times it forgot them all (statq_packer_add's memo) */
 
-	char               *text;        /* the batch */
-	size_t              length, capacity;
+	statq_packer_section sections[3]; /* the batch: its pieces, tails and samples (STATQ_PACKER_SECTION_*) */
 	uint64_t            stamp;       /* this batch's (from 1: 0 is never written) */
 	uint32_t            pieces_written, tails_written;
 	char               *path;        /* scratch: a path as a JSON string */
@@ -93,26 +104,28 @@ void statq_packer_free(statq_packer *packer)
 	free(packer->store);
 	free(packer->tails);
 	free(packer->refs);
-	free(packer->text);
+	free(packer->sections[0].text);
+	free(packer->sections[1].text);
+	free(packer->sections[2].text);
 	free(packer->path);
 	free(packer->ends);
 	free(packer);
 }
 
-/* Room for more bytes at the batch's end. */
-static char *statq_packer_room(statq_packer *packer, size_t more)
+/* Room for more bytes at the section's end. */
+static char *statq_packer_room(statq_packer_section *section, size_t more)
 {
-	if (packer->length + more > packer->capacity) {
-		packer->capacity = (packer->length + more) * 2 + 65536;
-		packer->text = statq_realloc(packer->text, packer->capacity);
+	if (section->length + more > section->capacity) {
+		section->capacity = (section->length + more) * 2 + 65536;
+		section->text = statq_realloc(section->text, section->capacity);
 	}
-	return packer->text + packer->length;
+	return section->text + section->length;
 }
 
-static void statq_packer_bytes(statq_packer *packer, const char *bytes, size_t length)
+static void statq_packer_bytes(statq_packer_section *section, const char *bytes, size_t length)
 {
-	memcpy(statq_packer_room(packer, length), bytes, length);
-	packer->length += length;
+	memcpy(statq_packer_room(section, length), bytes, length);
+	section->length += length;
 }
 
 /* A number, in decimal, and the character after it, at out (room for 21 bytes); past them. */
@@ -131,11 +144,11 @@ static char *statq_packer_digits(char *out, uint64_t value, char after)
 	return out + count + 1;
 }
 
-static void statq_packer_number(statq_packer *packer, uint64_t value, char after)
+static void statq_packer_number(statq_packer_section *section, uint64_t value, char after)
 {
-	char *out = statq_packer_room(packer, 21);
+	char *out = statq_packer_room(section, 21);
 
-	packer->length = (size_t) (statq_packer_digits(out, value, after) - packer->text);
+	section->length = (size_t) (statq_packer_digits(out, value, after) - section->text);
 }
 
 /*
@@ -145,9 +158,9 @@ static void statq_packer_number(statq_packer *packer, uint64_t value, char after
  * 10^6 in a double is the double nearest that decimal, as strtod's is);
  * any other with 17 significant digits.
  */
-static void statq_packer_time(statq_packer *packer, double time)
+static void statq_packer_time(statq_packer_section *section, double time)
 {
-	char *out = statq_packer_room(packer, 48);
+	char *out = statq_packer_room(section, 48);
 	double micro = time * 1e6;
 	bool whole = time >= 0 && micro < 9e15;
 	uint64_t value = whole ? (uint64_t) (micro + 0.5) : 0;
@@ -176,7 +189,7 @@ static void statq_packer_time(statq_packer *packer, double time)
 	} else {
 		out += snprintf(out, 48, "%.17g ", time);
 	}
-	packer->length = (size_t) (out - packer->text);
+	section->length = (size_t) (out - section->text);
 }
 
 /* The id of a piece of text whose digest is known, remembered. */
@@ -221,11 +234,13 @@ static uint32_t statq_packer_use_piece(statq_packer *packer, uint32_t id)
 	statq_packer_piece *piece = &packer->pieces[id];
 
 	if (piece->stamp != packer->stamp) {
+		statq_packer_section *pieces = &packer->sections[STATQ_PACKER_SECTION_PIECES];
+
 		piece->stamp = packer->stamp;
 		piece->number = packer->pieces_written++;
-		statq_packer_bytes(packer, "s ", 2);
-		statq_packer_bytes(packer, packer->store + piece->offset, piece->length);
-		statq_packer_bytes(packer, "\n", 1);
+		statq_packer_bytes(pieces, "s ", 2);
+		statq_packer_bytes(pieces, packer->store + piece->offset, piece->length);
+		statq_packer_bytes(pieces, "\n", 1);
 	}
 	return piece->number;
 }
@@ -291,6 +306,7 @@ static uint32_t statq_packer_tail_id(statq_packer *packer, const char *tail, siz
 static uint32_t statq_packer_use_tail(statq_packer *packer, uint32_t id)
 {
 	statq_packer_tail *tail = &packer->tails[id];
+	statq_packer_section *tails = &packer->sections[STATQ_PACKER_SECTION_TAILS];
 	const uint32_t *refs = packer->refs + tail->first;
 	uint32_t i;
 	char *out;
@@ -301,13 +317,13 @@ static uint32_t statq_packer_use_tail(statq_packer *packer, uint32_t id)
 	for (i = 0; i < tail->count; i++) {
 		statq_packer_use_piece(packer, refs[i]);
 	}
-	out = statq_packer_room(packer, 2 + (size_t) tail->count * 21);
+	out = statq_packer_room(tails, 2 + (size_t) tail->count * 21);
 	*out++ = 't';
 	*out++ = ' ';
 	for (i = 0; i < tail->count; i++) {
 		out = statq_packer_digits(out, packer->pieces[refs[i]].number, i + 1 == tail->count ? '\n' : ' ');
 	}
-	packer->length = (size_t) (out - packer->text);
+	tails->length = (size_t) (out - tails->text);
 	tail->stamp = packer->stamp;
 	tail->number = packer->tails_written++;
 	return tail->number;
@@ -358,6 +374,7 @@ static uint32_t statq_packer_path_id(statq_packer *packer, const char *path)
 void statq_packer_add(statq_packer *packer, const char *line, size_t length, const statq_reader_split *split,
 	int kind, int64_t weight, double time, const char *path)
 {
+	statq_packer_section *samples = &packer->sections[STATQ_PACKER_SECTION_SAMPLES];
 	uint32_t tail = STATQ_PACKED_NONE, where = STATQ_PACKED_NONE;
 	size_t head = length;
 
@@ -379,40 +396,52 @@ void statq_packer_add(statq_packer *packer, const char *line, size_t length, con
 	if (path) {
 		where = statq_packer_use_piece(packer, statq_packer_path_id(packer, path));
 	}
-	statq_packer_bytes(packer, "p ", 2);
+	statq_packer_bytes(samples, "p ", 2);
 	if (tail == STATQ_PACKED_NONE) {
-		statq_packer_bytes(packer, "- ", 2);
+		statq_packer_bytes(samples, "- ", 2);
 	} else {
-		statq_packer_number(packer, tail, ' ');
+		statq_packer_number(samples, tail, ' ');
 	}
-	statq_packer_number(packer, (uint64_t) kind, ' ');
-	statq_packer_number(packer, (uint64_t) weight, ' ');
-	statq_packer_time(packer, time);
+	statq_packer_number(samples, (uint64_t) kind, ' ');
+	statq_packer_number(samples, (uint64_t) weight, ' ');
+	statq_packer_time(samples, time);
 	if (where == STATQ_PACKED_NONE) {
-		statq_packer_bytes(packer, "- ", 2);
+		statq_packer_bytes(samples, "- ", 2);
 	} else {
-		statq_packer_number(packer, where, ' ');
+		statq_packer_number(samples, where, ' ');
 	}
-	statq_packer_bytes(packer, line, head);
-	statq_packer_bytes(packer, "\n", 1);
+	statq_packer_bytes(samples, line, head);
+	statq_packer_bytes(samples, "\n", 1);
 }
 
 size_t statq_packer_length(const statq_packer *packer)
 {
-	return packer->length;
+	return packer->sections[0].length + packer->sections[1].length + packer->sections[2].length;
 }
 
-char *statq_packer_take(statq_packer *packer, size_t *length)
+char *statq_packer_take(statq_packer *packer, size_t *length, size_t *tails_at, size_t *tails_end)
 {
-	char *text = packer->text;
+	size_t total = statq_packer_length(packer), at = 0, k;
+	char *text;
 
-	*length = packer->length;
-	if (!text || packer->length == 0) {
-		*length = 0;
+	*length = *tails_at = *tails_end = 0;
+	if (packer->sections[STATQ_PACKER_SECTION_SAMPLES].length == 0) {
 		return NULL;
 	}
-	packer->text = NULL;
-	packer->length = packer->capacity = 0;
+	/* the sections one after the other: a record still names only records before it */
+	text = statq_alloc(total);
+	for (k = 0; k < 3; k++) {
+		if (k == STATQ_PACKER_SECTION_TAILS) {
+			*tails_at = at;
+		}
+		memcpy(text + at, packer->sections[k].text, packer->sections[k].length);
+		at += packer->sections[k].length;
+		packer->sections[k].length = 0;
+		if (k == STATQ_PACKER_SECTION_TAILS) {
+			*tails_end = at;
+		}
+	}
+	*length = total;
 	packer->stamp++;
 	packer->pieces_written = packer->tails_written = 0;
 	if (packer->tail_count > STATQ_PACKER_TAILS || packer->store_length + packer->refs_length * sizeof(uint32_t) > STATQ_PACKER_BYTES) {

@@ -33,6 +33,14 @@
  *                   else 17 digits; 0: none), PATH the piece holding its request's
  *                   "path" as a JSON string, or "-" (none)
  *
+ * A reader takes the records in any order that keeps that rule. ship's
+ * come in three sections: every piece, then every tail, then the samples
+ * in the order it read them. The tails are most of an entry's numbers, and
+ * deflate spends more on numbers than on any other text for what it finds
+ * to repeat there: gzipped alone with Huffman codes (gzipper.h), at
+ * 1,000 samples an entry, the tails cost half as much CPU for about the
+ * same bytes (bench/RESULTS-fleet.md).
+ *
  * A line's tail is what statq_sample_split finds (sample.h): from its first
  * frames' key ("location", "symbol", ...) to its end, without the comma
  * before. P is the tail up to and including the '[' of its first
@@ -84,8 +92,14 @@ void statq_packer_add(statq_packer *packer, const char *line, size_t length, con
 /* The bytes of the batch so far. */
 size_t statq_packer_length(const statq_packer *packer);
 
-/* The batch's text (malloc'd, the caller's; *length its bytes; NULL when empty); the next sample starts a new batch. */
-char *statq_packer_take(statq_packer *packer, size_t *length);
+/*
+ * The batch's text (malloc'd, the caller's; *length its bytes; NULL when
+ * empty); the next sample starts a new batch. Its records come in three
+ * sections: every piece, then every tail (text[*tails_at .. *tails_end):
+ * numbers, which gzip compresses faster with Huffman codes alone,
+ * gzipper.h), then the samples in the order they were added.
+ */
+char *statq_packer_take(statq_packer *packer, size_t *length, size_t *tails_at, size_t *tails_end);
 
 /* ---------------------------------------------------------------- reading */
 

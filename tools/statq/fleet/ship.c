@@ -14,8 +14,10 @@
  *   encoding "packed+gzip" or "packed" (--plain); v1: "jsonl+gzip" or "jsonl"
  *   samples  v2: the samples packed (packed.h: each distinct frame and tail
  *            once, each sample as its fields and its head, every line
- *            recoverable byte for byte); v1: stat's JSON lines as read
- *            ('\n' after each); gzip-compressed for "...+gzip"
+ *            recoverable byte for byte; its pieces, then its tails, then
+ *            its samples); v1: stat's JSON lines as read ('\n' after
+ *            each); gzip-compressed for "...+gzip" (a v2 entry's tails
+ *            with Huffman codes alone: gzipper.h)
  *
  * The reader checks every line (reader.h) and parses a sample's head, and
  * its frames only the first time their text comes (by digest); the packer
@@ -197,6 +199,7 @@ static void statq_ship_seal(statq_ship *ship)
 {
 	statq_ship_entry entry;
 	size_t gzipping_bytes = 0, ratio = ship->gzip ? (ship->packer ? STATQ_SHIP_RATIO_PACKED : STATQ_SHIP_RATIO_JSONL) : 1;
+	size_t plain_at = 0, plain_end = 0;   /* the packed tails: Huffman codes alone (gzipper.h) */
 
 	if (ship->batch_n == 0) {
 		return;
@@ -214,7 +217,7 @@ static void statq_ship_seal(statq_ship *ship)
 	if (ship->packer) {
 		/* the packer's text is the batch (ship->batch is v1's) */
 		free(ship->batch);
-		ship->batch = statq_packer_take(ship->packer, &ship->batch_length);
+		ship->batch = statq_packer_take(ship->packer, &ship->batch_length, &plain_at, &plain_end);
 		ship->batch_capacity = ship->batch_length;
 	}
 	if (ship->queued_bytes + (gzipping_bytes + ship->batch_length) / ratio > ship->limit_bytes) {
@@ -228,7 +231,7 @@ static void statq_ship_seal(statq_ship *ship)
 			statq_ship_gzipped(ship, true);
 		}
 		ship->gzipping[(ship->gzipping_head + ship->gzipping_count++) % STATQ_SHIP_GZIPPING] = entry;
-		statq_gzipper_put(ship->gzipper, ship->batch, ship->batch_length);
+		statq_gzipper_put(ship->gzipper, ship->batch, ship->batch_length, plain_at, plain_end);
 		ship->batch = NULL;   /* the gzipper's now */
 		ship->batch_capacity = 0;
 	} else {
