@@ -130,6 +130,23 @@ void stat_pool_release(void)
 }
 
 /*
+ * Pool process: a file of the place's owner thread, /proc/PID/task/TID/NAME
+ * (readable by anyone), opened read-only in place of `fd` (closed); -1 if
+ * it cannot be.
+ */
+static int stat_pool_task_open(int fd, const stat_place_view *view, const char *name)
+{
+	char path[80];
+
+	if (fd >= 0) {
+		close(fd);
+	}
+	snprintf(path, sizeof(path), "/proc/%lu/task/%lu/%s", (unsigned long) (uint32_t) view->owner,
+		(unsigned long) view->tid, name);
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+/*
  * Pool process: whether the place's thread is running or waiting only for
  * a CPU (state R), not sleeping; true when it cannot be told. Its
  * /proc/PID/task/TID/stat is opened once per owner (readable by anyone).
@@ -137,14 +154,7 @@ void stat_pool_release(void)
 static bool stat_pool_thread_runs(stat_pool_slot *slot, const stat_place_view *view)
 {
 	if (slot->task_stat_owner != view->owner) {
-		char path[64];
-
-		if (slot->task_stat >= 0) {
-			close(slot->task_stat);
-		}
-		snprintf(path, sizeof(path), "/proc/%lu/task/%lu/stat",
-			(unsigned long) (uint32_t) view->owner, (unsigned long) view->tid);
-		slot->task_stat = open(path, O_RDONLY | O_CLOEXEC);
+		slot->task_stat = stat_pool_task_open(slot->task_stat, view, "stat");
 		slot->task_stat_owner = view->owner;
 	}
 	return stat_task_runs(slot->task_stat);
@@ -163,14 +173,7 @@ static bool stat_pool_thread_cpu(stat_pool_slot *slot, const stat_place_view *vi
 	ssize_t got;
 
 	if (slot->cpu_owner != view->owner) {
-		char path[64];
-
-		if (slot->schedstat >= 0) {
-			close(slot->schedstat);
-		}
-		snprintf(path, sizeof(path), "/proc/%lu/task/%lu/schedstat",
-			(unsigned long) (uint32_t) view->owner, (unsigned long) view->tid);
-		slot->schedstat = open(path, O_RDONLY | O_CLOEXEC);
+		slot->schedstat = stat_pool_task_open(slot->schedstat, view, "schedstat");
 		if (slot->schedstat < 0) {
 			return false;
 		}

@@ -171,9 +171,10 @@ void stat_pool_receive(stat_pool_state *state, int socket)
  * Pool process: the places of a thread-safe PHP's threads share their
  * process's memory. A place whose owner's own handover has not come yet
  * (it is on its way: each thread sends one until its place is held) takes
- * a copy (dup) of the descriptor a slot of the same process word holds. A process word is drawn once a process (places.h):
- * a process that reuses a dead one's pid has another, so a descriptor is
- * never shared with a process it is not of. Looked for again only when a
+ * a copy (dup) of the descriptor a slot of the same process word holds. A
+ * process word is drawn once a process (places.h): a process that reuses a
+ * dead one's pid has another, so a descriptor is never shared with a
+ * process it is not of. Looked for again only when a
  * slot took a descriptor since (the state's generation): a place that none
  * serves costs no walk of the slots every tick.
  */

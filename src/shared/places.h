@@ -8,10 +8,10 @@
  * with their own executor; the places of one process's threads carry its
  * process word (the pid and a number drawn once a process, as a claim
  * number is), by which the pool sampler shares the memory one of them
- * handed over with the others. The request thread writes its place; the pool sampler (a process
- * of its own, src/pool/) reads every active place once a tick. A place is
- * claimed with a CAS of its owner word (0: free) and kept by its thread
- * across requests. The owner word is the pid and a claim number, one of
+ * handed over with the others. The request thread writes its place; the
+ * pool sampler (a process of its own, src/pool/) reads every active place
+ * once a tick. A place is claimed with a CAS of its owner word (0: free)
+ * and kept by its thread across requests. The owner word is the pid and a claim number, one of
  * its own for each claim: a process that reuses a dead one's pid never has
  * its word, so nothing keyed by the word (the memory the pool sampler
  * holds, a reclaim's CAS) is ever taken for the new process's. The
