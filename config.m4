@@ -108,6 +108,7 @@ if test "$PHP_STAT" != "no"; then
     src/pool/pool.c \
     src/pool/pool_memory.c \
     src/sampler/sampler.c \
+    src/sampler/share.c \
     src/sampler/frame.c \
     src/sampler/frame_window.c \
     src/sampler/frame_names.c \

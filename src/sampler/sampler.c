@@ -57,6 +57,7 @@
 #include "sampler.h"
 #include "../request/settings.h"
 #include "frame.h"
+#include "share.h"
 #include "../shared/memory.h"
 #include "../shared/ring.h"
 #include "../shared/samplers.h"
@@ -107,6 +108,7 @@ struct _stat_sampler {
 	int                task_stat;       /* R opens: its /proc/self/task/TID/stat (its scheduling state), or -1; S reads */
 	uint64_t           random;          /* S: the state that draws the phase of each request's first tick (seeded by R at creation) */
 	int                follow;          /* S: the CPU the thread was last moved to (-1: none; -2: it does not follow) */
+	stat_sampler_share share;           /* S: its own cost, which bounds how soon it wakes again (share.h) */
 };
 
 /*
@@ -555,8 +557,9 @@ static void stat_sampler_run(stat_sampler *sampler)
 	uint64_t owed = 0, cpu_tick = 0;
 	bool have_cpu_tick = false;
 
+	stat_sampler_share_reset(&sampler->share);
 	while (stat_atomic_load_u32(&sampler->state) == STAT_SAMPLER_RUN) {
-		uint64_t now, at, missed;
+		uint64_t now, at, missed, sleep;
 		bool read;
 
 		interval = stat_atomic_load_relaxed(&stat_memory->live.interval) * STAT_NS_PER_USEC;
@@ -567,6 +570,7 @@ static void stat_sampler_run(stat_sampler *sampler)
 			}
 			stat_sampler_cpu_round(sampler, interval, phase, &cpu_last, &idle, &owed);
 			have_cpu_tick = false;
+			stat_sampler_share_reset(&sampler->share);
 			/* back on the wall clock, the intervals count from now */
 			last = stat_clock_now();
 			next = last + stat_sampler_phase(sampler, interval);
@@ -631,6 +635,11 @@ static void stat_sampler_run(stat_sampler *sampler)
 		if (next < now) {
 			/* (its moment already passed while this one was taken: at once) */
 			next = now;
+		}
+		/* not before it earned back what it used past its part of the CPU, and a drawn part more (share.h) */
+		sleep = stat_sampler_share_sleep(&sampler->share, now);
+		if (sleep && next < now + sleep) {
+			next = now + sleep + stat_sampler_draw(&sampler->random, sleep / 2 + 1);
 		}
 	}
 }
