@@ -55,7 +55,11 @@
  * in force is published for the status line. With no active place the
  * process sleeps without a timeout: a request thread that activates a place
  * while it sleeps wakes it with an empty datagram (pool_client.c), so an
- * idle pool costs nothing.
+ * idle pool costs nothing. Like a sampler thread, where it follows PHP's
+ * CPUs the process keeps to a third of each CPU it reads on (sampler/share.h:
+ * a tick's cost over the CPUs its reads went to): past it, the next tick
+ * waits until it is back within it, so that it wakes on its timer rather
+ * than when the scheduler owes it time.
  *
  * Threads and processes: stat_pool_start, the main thread in MINIT; the
  * rest, the pool process only (single-threaded). stat_pool_socket and
@@ -464,7 +468,10 @@ static int stat_pool_tick(stat_pool_state *state, uint8_t clock, uint64_t missed
 		count++;
 	}
 	qsort(state->visits, (size_t) count, sizeof(stat_pool_visit), stat_pool_compare);
+	state->tick_cpus = 1;
 	for (i = 0; i < count; i++) {
+		/* (the CPUs the tick's time was spread over: its part of each is what share.h bounds) */
+		state->tick_cpus += i > 0 && state->visits[i].cpu != state->visits[i - 1].cpu;
 		stat_pool_move(state, state->visits[i].cpu);
 		if (stat_pool_sample(state, state->visits[i].place, clock, missed, interval)) {
 			active++;
@@ -583,7 +590,7 @@ static void stat_pool_main(int alive, int socket)
 	last = stat_clock_now();
 	next = last + stat_sampler_draw(&state->random, interval);
 	for (;;) {
-		uint64_t now, missed, length = interval;
+		uint64_t now, missed, wake, length = interval;
 		uint8_t clock;
 
 		interval = stat_pool_interval(active);
@@ -638,6 +645,12 @@ static void stat_pool_main(int alive, int socket)
 		next = last + stat_sampler_draw(&state->random, interval);
 		if (next < now) {
 			next = now;
+		}
+		/* as a sampler thread: not before it earned back what it used past its part of the CPUs it read on (share.h) */
+		wake = !state->follow ? 0 : stat_sampler_share_wake(&state->share, now, state->tick_cpus,
+			stat_sampler_draw(&state->random, UINT64_MAX));
+		if (next < wake) {
+			next = wake;
 		}
 	}
 }

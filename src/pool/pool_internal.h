@@ -24,6 +24,7 @@
 
 #include "../shared/places.h"
 #include "../sampler/frame.h"
+#include "../sampler/share.h"
 #include "../listener/sample.h"
 
 /* one interval of CPU time in a request's credit (stat_pool_cpu_due): a fixed point */
@@ -72,6 +73,8 @@ typedef struct _stat_pool_state {
 	uint64_t        capacity;
 	uint64_t        random;
 	bool            follow;  /* the kernel keeps our short slice: reads move to PHP's CPU */
+	stat_sampler_share share;  /* its own CPU time, which bounds how soon it ticks again (sampler/share.h) */
+	uint32_t        tick_cpus; /* the CPUs the last tick read on (1 or more) */
 	int             socket;  /* the handover socket (the processes' descriptors arrive on it) */
 	bool            socket_broken;  /* the handover socket reported an error: no longer polled */
 	bool            no_pidfd;  /* pidfd_open is not in this kernel (ENOSYS): every process is read through mem */

@@ -494,6 +494,11 @@ static void stat_sampler_cpu_round(stat_sampler *sampler, uint64_t interval, uin
 		}
 		*last += (missed + 1) * interval;
 		*idle = 0;
+		/* as on the wall clock, not before it earned back what it used past its part of PHP's CPU (share.h) */
+		if (sampler->follow != -2 && (wait = stat_sampler_share_wake(&sampler->share, before = stat_clock_now(), 1,
+				stat_sampler_draw(&sampler->random, UINT64_MAX)))) {
+			stat_sampler_wait(sampler, STAT_SAMPLER_RUN, wait > before + STAT_SAMPLER_SLICE ? before + STAT_SAMPLER_SLICE : wait);
+		}
 		return;
 	}
 
@@ -559,7 +564,7 @@ static void stat_sampler_run(stat_sampler *sampler)
 
 	stat_sampler_share_reset(&sampler->share);
 	while (stat_atomic_load_u32(&sampler->state) == STAT_SAMPLER_RUN) {
-		uint64_t now, at, missed, sleep;
+		uint64_t now, at, missed, wake;
 		bool read;
 
 		interval = stat_atomic_load_relaxed(&stat_memory->live.interval) * STAT_NS_PER_USEC;
@@ -570,7 +575,6 @@ static void stat_sampler_run(stat_sampler *sampler)
 			}
 			stat_sampler_cpu_round(sampler, interval, phase, &cpu_last, &idle, &owed);
 			have_cpu_tick = false;
-			stat_sampler_share_reset(&sampler->share);
 			/* back on the wall clock, the intervals count from now */
 			last = stat_clock_now();
 			next = last + stat_sampler_phase(sampler, interval);
@@ -589,14 +593,12 @@ static void stat_sampler_run(stat_sampler *sampler)
 		/*
 		 * Sleep in slices of at most STAT_SAMPLER_SLICE, so that a shorter
 		 * interval sent by control is taken up promptly, not after a long
-		 * tick already being waited out.
+		 * tick (or a long bound of share.h) already being waited out.
 		 */
-		if (interval > STAT_SAMPLER_SLICE) {
-			now = stat_clock_now();
-			if (next > now + STAT_SAMPLER_SLICE) {
-				stat_sampler_wait(sampler, STAT_SAMPLER_RUN, now + STAT_SAMPLER_SLICE);
-				continue;
-			}
+		now = stat_clock_now();
+		if (next > now + STAT_SAMPLER_SLICE) {
+			stat_sampler_wait(sampler, STAT_SAMPLER_RUN, now + STAT_SAMPLER_SLICE);
+			continue;
 		}
 		stat_sampler_wait(sampler, STAT_SAMPLER_RUN, next);
 		if (stat_atomic_load_u32(&sampler->state) != STAT_SAMPLER_RUN) {
@@ -607,9 +609,8 @@ static void stat_sampler_run(stat_sampler *sampler)
 
 		/*
 		 * The next interval; those wholly past when the sample was taken are
-		 * skipped, not replayed: the sample stands for them
-		 * (stat_sampler_weight). Those that pass after it (the sampler kept
-		 * from running once it had read) are the next sample's, taken at once.
+		 * skipped, not replayed: the sample stands for them (stat_sampler_weight),
+		 * and the next sample for those that pass after it.
 		 */
 		last += interval;
 		now = stat_clock_now();
@@ -636,10 +637,10 @@ static void stat_sampler_run(stat_sampler *sampler)
 			/* (its moment already passed while this one was taken: at once) */
 			next = now;
 		}
-		/* not before it earned back what it used past its part of the CPU, and a drawn part more (share.h) */
-		sleep = stat_sampler_share_sleep(&sampler->share, now);
-		if (sleep && next < now + sleep) {
-			next = now + sleep + stat_sampler_draw(&sampler->random, sleep / 2 + 1);
+		/* not before it earned back what it used past its part of PHP's CPU, where it runs on it (share.h) */
+		wake = sampler->follow == -2 ? 0 : stat_sampler_share_wake(&sampler->share, now, 1, stat_sampler_phase(sampler, UINT64_MAX));
+		if (next < wake) {
+			next = wake;
 		}
 	}
 }

@@ -1,5 +1,5 @@
 --TEST--
-soak: STAT_SOAK_SECONDS (600 by default) of churn at stat.interval=10 with stat.stack=64 under the tracing JIT (with STAT_SOAK_SAMPLER=pool, in pool mode), two validating clients and one that never reads: no invalid line, samples + lost = written (+ dropped) for each, resident memory of PHP, of the listener (and of the pool sampler) flat after the warm-up
+soak: STAT_SOAK_SECONDS (600 by default) of churn at stat.interval=10 with stat.stack=64 under the tracing JIT (in pool mode when run with stat.sampler=pool, or STAT_SOAK_SAMPLER=pool), two validating clients and one that never reads: no invalid line, samples + lost = written (+ dropped) for each, resident memory of PHP, of the listener (and of the pool sampler) flat after the warm-up
 --SKIPIF--
 <?php
 if (!getenv('STAT_TEST_HEAVY')) die('skip set STAT_TEST_HEAVY');
@@ -31,6 +31,8 @@ $seconds = max(30, (int) (getenv('STAT_SOAK_SECONDS') ?: 600));
  */
 $warmup = min(120, max(15, intdiv($seconds, 4)));
 $ring = 16384;
+/* the pass's sampler (scripts/test runs the soak again with -d stat.sampler=pool), or the one STAT_SOAK_SAMPLER names */
+$sampler = getenv('STAT_SOAK_SAMPLER') ?: (ini_get('stat.sampler') ?: 'request');
 $warmedAt = null;
 /* growth allowed after the warm-up: less than one ZendMM chunk (2 MiB) */
 $bound = 2048;
@@ -49,7 +51,7 @@ $ini = stat_stacks_opcache_ini() + [
     'stat.interval' => '10',
     'stat.stack' => '64',
     'stat.samples' => (string) $ring,
-    'stat.sampler' => getenv('STAT_SOAK_SAMPLER') ?: 'request',
+    'stat.sampler' => $sampler,
 ];
 $child = new StatChild($ini, STAT_SOAK_CHURN, [], [(string) $seconds, "$dir/changing"]);
 $ready = $child->waitFor("ready ") && $child->waitFor("\n");
@@ -57,7 +59,7 @@ $ready = $child->waitFor("ready ") && $child->waitFor("\n");
 $pool = (int) $pool;
 $pid = (int) $pid;
 $listener = (int) $listener;
-printf("ready: %s\n", $ready && $pid === $child->pid() && $listener > 0 && ($pool > 0) === (getenv('STAT_SOAK_SAMPLER') === 'pool')
+printf("ready: %s\n", $ready && $pid === $child->pid() && $listener > 0 && ($pool > 0) === ($sampler === 'pool')
     ? 'yes' : 'no: ' . $child->stdout() . $child->stderr());
 printf("jit: %s\n", $jit);
 
