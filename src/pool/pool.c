@@ -55,9 +55,9 @@
  * in force is published for the status line. With no active place the
  * process sleeps without a timeout: a request thread that activates a place
  * while it sleeps wakes it with an empty datagram (pool_client.c), so an
- * idle pool costs nothing. Like a sampler thread, where it follows PHP's
- * CPUs the process keeps to a third of each CPU it reads on (sampler/share.h:
- * a tick's cost over the CPUs its reads went to): past it, the next tick
+ * idle pool costs nothing. Like a sampler thread, once it reads on PHP's
+ * CPUs the process keeps to a third of each (sampler/share.h: a tick's cost
+ * over the CPUs its reads went to): past it, the next tick
  * waits until it is back within it, so that it wakes on its timer rather
  * than when the scheduler owes it time.
  *
@@ -445,7 +445,7 @@ static void stat_pool_move(stat_pool_state *state, uint32_t cpu)
 static int stat_pool_tick(stat_pool_state *state, uint8_t clock, uint64_t missed, uint64_t interval)
 {
 	int end = stat_places_end(stat_memory->places);
-	int i, count = 0, active = 0;
+	int i, count = 0, active = 0, run = 0, most = 0;
 	uint64_t tick_key = stat_sampler_draw(&state->random, UINT64_MAX);
 
 	for (i = 0; i < end; i++) {
@@ -468,15 +468,17 @@ static int stat_pool_tick(stat_pool_state *state, uint8_t clock, uint64_t missed
 		count++;
 	}
 	qsort(state->visits, (size_t) count, sizeof(stat_pool_visit), stat_pool_compare);
-	state->tick_cpus = 1;
 	for (i = 0; i < count; i++) {
-		/* (the CPUs the tick's time was spread over: its part of each is what share.h bounds) */
-		state->tick_cpus += i > 0 && state->visits[i].cpu != state->visits[i - 1].cpu;
+		/* the reads on each CPU (those on no CPU known yet are read where the last were: sorted last, theirs) */
+		run = i > 0 && state->visits[i].cpu != state->visits[i - 1].cpu && state->visits[i].cpu != UINT32_MAX ? 1 : run + 1;
+		most = run > most ? run : most;
 		stat_pool_move(state, state->visits[i].cpu);
 		if (stat_pool_sample(state, state->visits[i].place, clock, missed, interval)) {
 			active++;
 		}
 	}
+	/* what share.h bounds is the tick's part of the CPU that had the most of it: as many CPUs as that share of the reads */
+	state->tick_cpus = most ? (uint32_t) (count / most) : 1;
 	return active;
 }
 
@@ -646,8 +648,8 @@ static void stat_pool_main(int alive, int socket)
 		if (next < now) {
 			next = now;
 		}
-		/* as a sampler thread: not before it earned back what it used past its part of the CPUs it read on (share.h) */
-		wake = !state->follow ? 0 : stat_sampler_share_wake(&state->share, now, state->tick_cpus,
+		/* as a sampler thread: once it reads on PHP's CPUs, not before it earned back what it used past its part (share.h) */
+		wake = state->cpu == UINT32_MAX ? 0 : stat_sampler_share_wake(&state->share, now, state->tick_cpus,
 			stat_sampler_draw(&state->random, UINT64_MAX));
 		if (next < wake) {
 			next = wake;

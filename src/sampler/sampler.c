@@ -495,7 +495,7 @@ static void stat_sampler_cpu_round(stat_sampler *sampler, uint64_t interval, uin
 		*last += (missed + 1) * interval;
 		*idle = 0;
 		/* as on the wall clock, not before it earned back what it used past its part of PHP's CPU (share.h) */
-		if (sampler->follow != -2 && (wait = stat_sampler_share_wake(&sampler->share, before = stat_clock_now(), 1,
+		if (sampler->follow >= 0 && (wait = stat_sampler_share_wake(&sampler->share, before = stat_clock_now(), 1,
 				stat_sampler_draw(&sampler->random, UINT64_MAX)))) {
 			stat_sampler_wait(sampler, STAT_SAMPLER_RUN, wait > before + STAT_SAMPLER_SLICE ? before + STAT_SAMPLER_SLICE : wait);
 		}
@@ -638,7 +638,7 @@ static void stat_sampler_run(stat_sampler *sampler)
 			next = now;
 		}
 		/* not before it earned back what it used past its part of PHP's CPU, where it runs on it (share.h) */
-		wake = sampler->follow == -2 ? 0 : stat_sampler_share_wake(&sampler->share, now, 1, stat_sampler_phase(sampler, UINT64_MAX));
+		wake = sampler->follow < 0 ? 0 : stat_sampler_share_wake(&sampler->share, now, 1, stat_sampler_phase(sampler, UINT64_MAX));
 		if (next < wake) {
 			next = wake;
 		}

@@ -49,6 +49,6 @@ uint64_t stat_sampler_share_wake(stat_sampler_share *share, uint64_t now, uint32
 		return 0;
 	}
 	/* in debt: the time that earns it back, and a drawn part of up to half that */
-	sleep = (uint64_t) -share->credit * STAT_SHARE_PART;
+	sleep = (uint64_t) -share->credit * STAT_SHARE_PART / (cpus ? cpus : 1);
 	return now + sleep + random % (sleep / 2 + 1);
 }

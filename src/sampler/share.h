@@ -25,8 +25,11 @@
  * so the stall's weight lands where PHP stood (a bound on each gap alone
  * moved it later, to wherever PHP had gone: a fiber part freeing its stack
  * came 6 points under its time on a saturated machine, tests/accuracy/007).
- * A sampler that does not follow PHP's CPU (a kernel that ignores the short
- * slice) is not bounded: it does not take PHP's CPU.
+ * The pool sampler earns on as many CPUs as its reads were spread over,
+ * counted from the CPU that had the most of them (nine reads on one CPU and
+ * one on another: one CPU). A sampler not on PHP's CPU (a kernel that
+ * ignores the short slice, no CPU from rseq to follow, or before its first
+ * move) is not bounded: it does not take PHP's CPU.
  *
  * One stat_sampler_share in each stat_sampler (its sampler thread only)
  * and one in the pool process's state (single-threaded).
@@ -47,11 +50,11 @@ typedef struct _stat_sampler_share {
 void stat_sampler_share_reset(stat_sampler_share *share);
 
 /*
- * After a tick, at `now`, whose reads went to `cpus` CPUs: the earliest the
- * next tick may fall, 0 if no sooner than any (within its part, at the
- * first tick, or when its CPU clock cannot be read). In debt, the time that
- * earns it back and a part of up to half that more, taken from `random`
- * (any uniform draw).
+ * After a tick, at `now`, whose reads went to `cpus` CPUs (counted as
+ * above): the earliest the next tick may fall, 0 if no sooner than any
+ * (within its part, at the first tick, or when its CPU clock cannot be
+ * read). In debt, the time that earns it back and a part of up to half
+ * that more, taken from `random` (any uniform draw).
  */
 uint64_t stat_sampler_share_wake(stat_sampler_share *share, uint64_t now, uint32_t cpus, uint64_t random);
 
