@@ -57,9 +57,9 @@
  * while it sleeps wakes it with an empty datagram (pool_client.c), so an
  * idle pool costs nothing. Like a sampler thread, once it reads on PHP's
  * CPUs the process keeps to a third of each (sampler/share.h: a tick's cost
- * over the CPUs its reads went to): past it, the next tick
- * waits until it is back within it, so that it wakes on its timer rather
- * than when the scheduler owes it time.
+ * over the CPUs its reads went to): past it, the next tick waits until it
+ * is back within it, so that it wakes on its timer rather than when the
+ * scheduler owes it time.
  *
  * Threads and processes: stat_pool_start, the main thread in MINIT; the
  * rest, the pool process only (single-threaded). stat_pool_socket and

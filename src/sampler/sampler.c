@@ -470,7 +470,7 @@ static bool stat_sampler_thread_runs(stat_sampler *sampler)
 static void stat_sampler_cpu_round(stat_sampler *sampler, uint64_t interval, uint64_t phase, uint64_t *last, uint64_t *idle,
 	uint64_t *owed)
 {
-	uint64_t cpu, before, wait;
+	uint64_t cpu, before, wait, now;
 
 	if (!stat_sampler_cpu_now(sampler, &cpu)) {
 		/* no CPU clock (should not happen on Linux): fall back to waiting an interval */
@@ -495,9 +495,10 @@ static void stat_sampler_cpu_round(stat_sampler *sampler, uint64_t interval, uin
 		*last += (missed + 1) * interval;
 		*idle = 0;
 		/* as on the wall clock, not before it earned back what it used past its part of PHP's CPU (share.h) */
-		if (sampler->follow >= 0 && (wait = stat_sampler_share_wake(&sampler->share, before = stat_clock_now(), 1,
-				stat_sampler_draw(&sampler->random, UINT64_MAX)))) {
-			stat_sampler_wait(sampler, STAT_SAMPLER_RUN, wait > before + STAT_SAMPLER_SLICE ? before + STAT_SAMPLER_SLICE : wait);
+		now = stat_clock_now();
+		wait = sampler->follow < 0 ? 0 : stat_sampler_share_wake(&sampler->share, now, 1, stat_sampler_draw(&sampler->random, UINT64_MAX));
+		if (wait) {
+			stat_sampler_wait(sampler, STAT_SAMPLER_RUN, wait > now + STAT_SAMPLER_SLICE ? now + STAT_SAMPLER_SLICE : wait);
 		}
 		return;
 	}
@@ -638,7 +639,7 @@ static void stat_sampler_run(stat_sampler *sampler)
 			next = now;
 		}
 		/* not before it earned back what it used past its part of PHP's CPU, where it runs on it (share.h) */
-		wake = sampler->follow < 0 ? 0 : stat_sampler_share_wake(&sampler->share, now, 1, stat_sampler_phase(sampler, UINT64_MAX));
+		wake = sampler->follow < 0 ? 0 : stat_sampler_share_wake(&sampler->share, now, 1, stat_sampler_draw(&sampler->random, UINT64_MAX));
 		if (next < wake) {
 			next = wake;
 		}
