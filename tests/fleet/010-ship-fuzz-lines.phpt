@@ -1,5 +1,5 @@
 --TEST--
-fleet: ship fed mutated JSON lines (seeded, as client/024's readers are), and lines whose frames are mutated (nothing between commas, a comma before the ']', scalars, nesting around json-c's 32 levels, single quotes, bytes after a frame): it forwards exactly the lines every other command counts as samples, in order (those `statq record` keeps), and counts the malformed ones as they do (its samples' frames are checked once per distinct text, each frame once, never less strictly); packed entries say of each sample what its line says
+fleet: ship fed mutated JSON lines (seeded, as client/024's readers are), and lines whose frames are mutated (nothing between commas, a comma before the ']', scalars, nesting around json-c's 32 levels, single quotes, bytes after a frame), and lines whose heads' numbers are changed (a head of a shape ship has parsed is read by its numbers alone: other integers and fractions, numbers JSON refuses, too long, too great, infinite, a weight added): it forwards exactly the lines every other command counts as samples, in order (those `statq record` keeps), and counts the malformed ones as they do (its samples' frames are checked once per distinct text, each frame once, never less strictly); packed entries say of each sample what its line says
 --SKIPIF--
 <?php require __DIR__ . '/fleet.inc'; if ($reason = fleet_skip_reason(['redis-server'])) die("skip $reason"); ?>
 --INI--
@@ -36,15 +36,45 @@ function fleet_frames_mutated(array $base): string
     ]);
 }
 
+/* a sample whose head's numbers (after a ':') are changed: mostly to another of the same kind, so that its shape is one ship knows */
+function fleet_head_mutated(array $base): string
+{
+    $line = fuzz_pick($base);
+    $split = strpos($line, ',"location":');
+    if ($split === false) {
+        return $line;
+    }
+    $head = substr($line, 0, $split);
+    if (mt_rand(0, 3) === 0) {
+        $head .= ',"weight":' . fuzz_pick(['1', '2', '65535', '65536', '0', '-1', '2.0', '1e0', '3']);
+    } elseif (mt_rand(0, 3) === 0 && strpos($head, ',"memory":') !== false) {
+        /* a key twice: json-c keeps the last value where the first stood, here numbers of one kind in another order */
+        $head = str_replace(',"memory":', ',"weight":"s","memory":', $head) . ',"weight":' . fuzz_pick(['1', '2', '3']);
+    }
+    $numbers = ['0', '-0', '7', '-7', '1000', '31337', '0.5', '-0.25', '1795737600.123456', '1.5e3', '1E5', '1e-7', '2.0',
+        '01', '-01', '00', '1.', '.5', '-', '+1', '1e', '1e+', '1..2', '1-2', '1e5e', '0x10', '1x', '1e999', '-1e999',
+        '9223372036854775807', '-9223372036854775808', '9223372036854775808', '18446744073709551615', '18446744073709551616',
+        '123456789012345678', '-123456789012345678', '1234567890123456789', '12345678901234567890123', 'true', 'null', '"5"'];
+    for ($k = mt_rand(1, 3); $k > 0; $k--) {
+        if (preg_match_all('/(?<=:)-?[0-9][0-9.eE+-]*/', $head, $m, PREG_OFFSET_CAPTURE) === 0) {
+            break;
+        }
+        [$old, $at] = fuzz_pick($m[0]);
+        $head = substr($head, 0, $at) . fuzz_pick($numbers) . substr($head, $at + strlen($old));
+    }
+    return $head . substr($line, $split);
+}
+
 $problems = [];
 $fed = 0;
-/* files 0 to 7 mutated anywhere, 8 in the frames (json-c's depth counts there: record says what is malformed, not fuzz_classify) */
-for ($f = 0; $f < 9; $f++) {
+/* files 0 to 7 mutated anywhere, 8 in the frames (json-c's depth counts there: record says what is malformed, not fuzz_classify), 9 in the heads' numbers */
+for ($f = 0; $f < 10; $f++) {
     /* the same few samples again and again (their tails are remembered), mutated among them, and lines that repeat a key */
     $lines = [];
     for ($i = 0; $i < 3000; $i++) {
-        $lines[] = $f === 8 ? (mt_rand(0, 1) ? fuzz_pick($base) : fleet_frames_mutated($base))
-            : ($f % 2 ? fuzz_mutated_line($base) : (mt_rand(0, 3) ? fuzz_pick($base) : fuzz_mutated_line($base)));
+        $lines[] = $f === 9 ? (mt_rand(0, 2) ? fleet_head_mutated($base) : fuzz_pick($base))
+            : ($f === 8 ? (mt_rand(0, 1) ? fuzz_pick($base) : fleet_frames_mutated($base))
+            : ($f % 2 ? fuzz_mutated_line($base) : (mt_rand(0, 3) ? fuzz_pick($base) : fuzz_mutated_line($base))));
         if (mt_rand(0, 19) === 0) {
             /* a key the head says, again after the frames: the last one counts, as in the whole line */
             $lines[] = preg_replace('/\}$/', ',' . fuzz_pick(['"type":"lost"', '"time":"x"', '"time":1e999', '"elapsed":null',

@@ -128,16 +128,27 @@ static void statq_packer_bytes(statq_packer_section *section, const char *bytes,
 	section->length += length;
 }
 
-/* A number, in decimal, and the character after it, at out (room for 21 bytes); past them. */
+/* A number, in decimal, and the character after it, at out (room for 21 bytes); past them. Two digits at a time. */
 static char *statq_packer_digits(char *out, uint64_t value, char after)
 {
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	char digits[20], *at = digits + sizeof(digits);
 	size_t count;
 
-	do {
-		*--at = (char) ('0' + value % 10);
-		value /= 10;
-	} while (value);
+	while (value >= 100) {
+		at -= 2;
+		memcpy(at, pairs + (value % 100) * 2, 2);
+		value /= 100;
+	}
+	if (value >= 10) {
+		at -= 2;
+		memcpy(at, pairs + value * 2, 2);
+	} else {
+		*--at = (char) ('0' + value);
+	}
 	count = (size_t) (digits + sizeof(digits) - at);
 	memcpy(out, at, count);
 	out[count] = after;

@@ -11,6 +11,7 @@
 #include "strict.h"
 #include "input.h"
 #include "sample.h"
+#include "shape.h"
 #include "../profile/table.h"
 
 /* the most tails statq_reader_head remembers (by digest, some 100 bytes each) before it forgets them all */
@@ -77,6 +78,7 @@ typedef struct _statq_reader_state {
 	size_t ends_capacity;
 	statq_table_digest *digests; /* calls->head: the digests of a tail's frames */
 	size_t digests_capacity;
+	statq_shapes *shapes; /* calls->head: heads parsed once per shape (shape.h) */
 } statq_reader_state;
 
 static statq_input *statq_reader_open(const statq_options *options, bool *implicit, char *error, size_t error_size)
@@ -321,7 +323,7 @@ static json_object *statq_reader_head(statq_reader_state *state, json_tokener *t
 	}
 	memcpy(state->split, line, head);
 	state->split[head] = '}';
-	object = statq_strict_parse(tokener, state->split, head + 1);
+	object = statq_shapes_parse(state->shapes, tokener, state->split, head + 1);
 	if (!object || !json_object_is_type(object, json_type_object) || !statq_sample_kind(statq_reader_string(object, "type"))) {
 		json_object_put(object);
 		return NULL;
@@ -632,6 +634,7 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 	snprintf(totals->source, sizeof(totals->source), "%s", statq_input_name(input));
 	totals->started = statq_now();
 	tokener = statq_strict_tokener();
+	state.shapes = calls->head ? statq_shapes_new() : NULL;
 	deadline = options->seconds > 0 ? totals->started + options->seconds : 0;
 	next_tick = calls->tick ? totals->started + calls->tick_every : 0;
 
@@ -679,6 +682,7 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 	free(state.piece);
 	free(state.ends);
 	free(state.digests);
+	statq_shapes_free(state.shapes);
 	return status;
 }
 

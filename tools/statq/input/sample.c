@@ -288,16 +288,29 @@ const char *statq_sample_split(const char *line, size_t length)
 	} keys[] = {
 		{",\"location\":", 12}, {",\"symbol\":", 10}, {",\"opcode\":", 10}, {",\"arginfo\":", 11}, {",\"stack\":", 9}
 	};
+	const char *first[sizeof(keys) / sizeof(keys[0])] = {NULL}, *at = line, *end = line + length;
 	size_t k;
 
 	if (length <= 16) {
 		return NULL;
 	}
+	/* each key's first place (every key starts with a comma), as memmem finds it; the first key's ends the search */
+	while ((at = memchr(at, ',', (size_t) (end - at)))) {
+		if ((size_t) (end - at) > 9 && at[1] == '"') {
+			for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+				if (!first[k] && (size_t) (end - at) >= keys[k].length && memcmp(at, keys[k].key, keys[k].length) == 0) {
+					if (k == 0) {
+						return at;
+					}
+					first[k] = at;
+				}
+			}
+		}
+		at++;
+	}
 	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-		const char *split = memmem(line, length, keys[k].key, keys[k].length);
-
-		if (split) {
-			return split;
+		if (first[k]) {
+			return first[k];
 		}
 	}
 	return NULL;
@@ -324,12 +337,8 @@ static bool statq_sample_has(uint64_t word, unsigned char c)
 	return ((x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL) != 0;
 }
 
-/*
- * Past the string whose opening quote is text[i]: after its closing quote
- * (a backslash escapes the byte after it); length: none. Eight bytes at a
- * time while they hold neither a quote nor a backslash.
- */
-static size_t statq_sample_string_end(const char *text, size_t length, size_t i)
+/* (sample.h) Eight bytes at a time while they hold neither a quote nor a backslash. */
+size_t statq_sample_string_end(const char *text, size_t length, size_t i)
 {
 	for (i++; i < length; ) {
 		uint64_t word;

@@ -94,6 +94,54 @@ static bool statq_strict_integer_fits(const char *digits, size_t count, bool neg
 	return count < length || (count == length && memcmp(digits, limit, length) <= 0);
 }
 
+size_t statq_strict_number_end(const char *s, size_t length, size_t i)
+{
+	/* -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][-+]?[0-9]+)? */
+	bool negative = i < length && s[i] == '-';
+	size_t digits;
+
+	if (negative) {
+		i++;
+	}
+	digits = i;
+	if (i < length && s[i] == '0') {
+		i++;
+	} else if (i < length && s[i] >= '1' && s[i] <= '9') {
+		while (i < length && s[i] >= '0' && s[i] <= '9') {
+			i++;
+		}
+	} else {
+		return 0;
+	}
+	if ((i >= length || (s[i] != '.' && s[i] != 'e' && s[i] != 'E'))
+			&& !statq_strict_integer_fits(s + digits, i - digits, negative)) {
+		return 0;
+	}
+	if (i < length && s[i] == '.') {
+		if (++i >= length || s[i] < '0' || s[i] > '9') {
+			return 0;
+		}
+		while (i < length && s[i] >= '0' && s[i] <= '9') {
+			i++;
+		}
+	}
+	if (i < length && (s[i] == 'e' || s[i] == 'E')) {
+		if (++i < length && (s[i] == '+' || s[i] == '-')) {
+			i++;
+		}
+		if (i >= length || s[i] < '0' || s[i] > '9') {
+			return 0;
+		}
+		while (i < length && s[i] >= '0' && s[i] <= '9') {
+			i++;
+		}
+	}
+	if (i < length && (s[i] == '.' || s[i] == '-' || s[i] == '+' || (s[i] >= '0' && s[i] <= '9'))) {
+		return 0;
+	}
+	return i;
+}
+
 /*
  * What json-c lets through, even strict, and RFC 8259 does not: raw control
  * characters inside strings, unpaired UTF-16 surrogates in \u escapes (json-c
@@ -146,47 +194,7 @@ static bool statq_strict_rfc8259(const char *s, size_t length)
 			}
 			i++;
 		} else if (c == '-' || (c >= '0' && c <= '9')) {
-			/* -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][-+]?[0-9]+)? */
-			bool negative = c == '-';
-			size_t digits;
-
-			if (negative) {
-				i++;
-			}
-			digits = i;
-			if (i < length && s[i] == '0') {
-				i++;
-			} else if (i < length && s[i] >= '1' && s[i] <= '9') {
-				while (i < length && s[i] >= '0' && s[i] <= '9') {
-					i++;
-				}
-			} else {
-				return false;
-			}
-			if ((i >= length || (s[i] != '.' && s[i] != 'e' && s[i] != 'E'))
-					&& !statq_strict_integer_fits(s + digits, i - digits, negative)) {
-				return false;
-			}
-			if (i < length && s[i] == '.') {
-				if (++i >= length || s[i] < '0' || s[i] > '9') {
-					return false;
-				}
-				while (i < length && s[i] >= '0' && s[i] <= '9') {
-					i++;
-				}
-			}
-			if (i < length && (s[i] == 'e' || s[i] == 'E')) {
-				if (++i < length && (s[i] == '+' || s[i] == '-')) {
-					i++;
-				}
-				if (i >= length || s[i] < '0' || s[i] > '9') {
-					return false;
-				}
-				while (i < length && s[i] >= '0' && s[i] <= '9') {
-					i++;
-				}
-			}
-			if (i < length && (s[i] == '.' || s[i] == '-' || s[i] == '+' || (s[i] >= '0' && s[i] <= '9'))) {
+			if ((i = statq_strict_number_end(s, length, i)) == 0) {
 				return false;
 			}
 		} else if (c == '\'') {

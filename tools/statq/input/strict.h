@@ -21,4 +21,12 @@ json_tokener *statq_strict_tokener(void);
 /* One line as a JSON value by the rules above (strict, the whole line), or NULL. */
 json_object *statq_strict_parse(json_tokener *tokener, const char *line, size_t length);
 
+/*
+ * Past the JSON number at s[i] by the rules above (RFC 8259's grammar, an
+ * integer that fits in 64 bits, nothing number-like right after it), or 0
+ * when there is none. statq_strict_parse checks every number so; shape.c
+ * checks a known head's numbers alone with it.
+ */
+size_t statq_strict_number_end(const char *s, size_t length, size_t i);
+
 #endif
