@@ -1,5 +1,5 @@
 --TEST--
-unit: statq's worker threads alone: the gzipper gives ship's batches back in order, each inflating to what was put, at most 4 at once; heads reads aggregate's entries ahead on two workers (and on none) exactly as written, ended early or not (fleet/gzipper.c, fleet/heads.c, fleet/packed.c, input/sample.c, profile/table.c linked unchanged; real zlib, json-c and hiredis)
+unit: statq's worker threads alone: the gzipper gives ship's batches back in order, each inflating to what was put, at most 4 at once; heads reads aggregate's entries ahead on two workers (and on none) exactly as written, ended early or not (fleet/gzipper.c, fleet/heads.c, fleet/packed.c, input/sample.c, profile/table.c and profile/digests.c linked unchanged; real zlib, json-c and hiredis)
 --SKIPIF--
 <?php require __DIR__ . '/unit.inc'; if (!stat_unit_cc()) die('skip needs a C compiler (cc)');
 if (!is_file('/usr/include/hiredis/hiredis.h')) die('skip needs hiredis (Debian libhiredis-dev), as statq ship and aggregate do'); ?>
@@ -11,7 +11,7 @@ stat.control=0
 require __DIR__ . '/unit.inc';
 
 stat_unit_run('test-statq-threads.c', ['../tools/statq/fleet/gzipper.c', '../tools/statq/fleet/heads.c', '../tools/statq/fleet/packed.c',
-    '../tools/statq/input/sample.c', '../tools/statq/profile/table.c'], [],
+    '../tools/statq/input/sample.c', '../tools/statq/profile/table.c', '../tools/statq/profile/digests.c'], [],
     ['-lhiredis', '-ljson-c', '-lz']);
 ?>
 --EXPECT--

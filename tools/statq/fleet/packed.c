@@ -17,6 +17,7 @@
 
 #include "packed.h"
 #include "../input/sample.h"
+#include "../profile/digests.h"
 
 /* the most tails the packer remembers, and bytes of pieces and tails, before it forgets them all (between two batches) */
 #define STATQ_PACKER_TAILS 100000
@@ -46,12 +47,12 @@ typedef struct _statq_packer_section {
 } statq_packer_section;
 
 struct _statq_packer {
-	statq_table         piece_ids;   /* a piece's digest -> id + 1 */
+	statq_digests       piece_ids;   /* a piece's digest -> id + 1 */
 	statq_packer_piece *pieces;
 	size_t              piece_count, pieces_capacity;
 	char               *store;       /* the pieces' bytes */
 	size_t              store_length, store_capacity;
-	statq_table         tail_ids;    /* a tail's digest (the reader's) -> id + 1 */
+	statq_digests       tail_ids;    /* a tail's digest (the reader's) -> id + 1 */
 	statq_packer_tail  *tails;
 	size_t              tail_count, tails_capacity;
 	uint32_t           *refs;
@@ -74,8 +75,8 @@ statq_packer *statq_packer_new(void)
 	statq_packer *packer = statq_alloc(sizeof(*packer));
 
 	memset(packer, 0, sizeof(*packer));
-	statq_table_init(&packer->piece_ids);
-	statq_table_init(&packer->tail_ids);
+	statq_digests_init(&packer->piece_ids);
+	statq_digests_init(&packer->tail_ids);
 	statq_table_init(&packer->path_ids);
 	packer->stamp = 1;
 	packer->era = 1;
@@ -84,8 +85,8 @@ statq_packer *statq_packer_new(void)
 
 static void statq_packer_forget(statq_packer *packer)
 {
-	statq_table_clear(&packer->piece_ids);
-	statq_table_clear(&packer->tail_ids);
+	statq_digests_clear(&packer->piece_ids);
+	statq_digests_clear(&packer->tail_ids);
 	statq_table_clear(&packer->path_ids);
 	packer->piece_count = packer->tail_count = 0;
 	packer->store_length = packer->refs_length = 0;
@@ -97,8 +98,8 @@ void statq_packer_free(statq_packer *packer)
 	if (!packer) {
 		return;
 	}
-	statq_table_free(&packer->piece_ids);
-	statq_table_free(&packer->tail_ids);
+	statq_digests_free(&packer->piece_ids);
+	statq_digests_free(&packer->tail_ids);
 	statq_table_free(&packer->path_ids);
 	free(packer->pieces);
 	free(packer->store);
@@ -207,7 +208,7 @@ static void statq_packer_time(statq_packer_section *section, double time)
 static uint32_t statq_packer_piece_known(statq_packer *packer, const char *text, size_t length, const statq_table_digest *digest)
 {
 	bool added;
-	uint64_t *value = statq_table_get(&packer->piece_ids, digest, sizeof(*digest), &added);
+	uint64_t *value = statq_digests_get(&packer->piece_ids, digest, &added);
 
 	if (added) {
 		statq_packer_piece *piece;
@@ -266,7 +267,7 @@ static uint32_t statq_packer_tail_id(statq_packer *packer, const char *tail, siz
 	size_t open = 0, count = 0, i, start;
 	const size_t *ends;
 	bool added, split = true;
-	uint64_t *value = statq_table_get(&packer->tail_ids, &where->digest, sizeof(where->digest), &added);
+	uint64_t *value = statq_digests_get(&packer->tail_ids, &where->digest, &added);
 	statq_packer_tail *record;
 	uint32_t id;
 

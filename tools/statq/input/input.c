@@ -49,16 +49,29 @@ struct _statq_input {
 	char     error[1024];
 };
 
+/*
+ * A read takes up to the buffer's room: a megabyte, a few hundred of
+ * stat's lines. A pipe is made as large (F_SETPIPE_SZ, the default most an
+ * unprivileged process may ask, /proc/sys/fs/pipe-max-size; refused: left
+ * as it is), so that reader and writer take turns a megabyte at a time
+ * rather than the 64 KiB of a pipe by default: each turn wakes both.
+ */
+#define STATQ_INPUT_CHUNK (1024 * 1024)
+
 static statq_input *statq_input_new(int fd, bool owned, bool file, const char *name)
 {
 	statq_input *input = statq_alloc(sizeof(*input));
+	struct stat st;
 
 	memset(input, 0, sizeof(*input));
 	input->fd = fd;
 	input->owned = owned;
 	input->file = file;
 	input->sniffed = !file;
-	input->capacity = 64 * 1024;
+	if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode)) {
+		(void) fcntl(fd, F_SETPIPE_SZ, STATQ_INPUT_CHUNK);
+	}
+	input->capacity = STATQ_INPUT_CHUNK;
 	input->buffer = statq_alloc(input->capacity);
 	snprintf(input->name, sizeof(input->name), "%s", name);
 	return input;

@@ -12,7 +12,7 @@
 #include "input.h"
 #include "sample.h"
 #include "shape.h"
-#include "../profile/table.h"
+#include "../profile/digests.h"
 
 /* the most tails statq_reader_head remembers (by digest, some 100 bytes each) before it forgets them all */
 #define STATQ_READER_TAILS 200000
@@ -67,9 +67,9 @@ typedef struct _statq_reader_state {
 	double newest;      /* the greatest "time" of any sample read */
 	bool   refused;     /* the listener refused us */
 	char   reason[256];
-	statq_table tails;  /* calls->head: the tails found good, by their digest (statq_table_digest_of) */
-	statq_table frames; /* calls->head: the frames found good where they stand (statq_reader_tail_good) */
-	statq_table bodies; /* calls->head: the tails found good without their frames */
+	statq_digests tails;  /* calls->head: the tails found good, by their digest (statq_table_digest_of) */
+	statq_digests frames; /* calls->head: the frames found good where they stand (statq_reader_tail_good) */
+	statq_digests bodies; /* calls->head: the tails found good without their frames */
 	char  *split;       /* calls->head: a head or a tail as its own JSON text */
 	size_t split_capacity;
 	char  *piece;       /* calls->head: a piece of a tail as its own JSON text */
@@ -223,8 +223,8 @@ static bool statq_reader_tail_good(statq_reader_state *state, json_tokener *toke
 		return statq_reader_members(tokener, piece, length + 1);
 	}
 	if (state->frames.used + state->bodies.used >= STATQ_READER_PIECES) {
-		statq_table_clear(&state->frames);
-		statq_table_clear(&state->bodies);
+		statq_digests_clear(&state->frames);
+		statq_digests_clear(&state->bodies);
 	}
 	suffix = count ? state->ends[count - 1] : open;
 	piece = statq_reader_piece(state, 1 + open + length - suffix);
@@ -232,11 +232,11 @@ static bool statq_reader_tail_good(statq_reader_state *state, json_tokener *toke
 	memcpy(piece + 1, tail, open);
 	memcpy(piece + 1 + open, tail + suffix, length - suffix);
 	digest = statq_table_digest_of(piece, 1 + open + length - suffix);
-	if (!statq_table_find(&state->bodies, &digest, sizeof(digest))) {
+	if (!statq_digests_find(&state->bodies, &digest)) {
 		if (!statq_reader_members(tokener, piece, 1 + open + length - suffix)) {
 			return false;
 		}
-		statq_table_get(&state->bodies, &digest, sizeof(digest), &added);
+		statq_digests_get(&state->bodies, &digest, &added);
 	}
 	if (count > state->digests_capacity) {
 		state->digests_capacity = count * 2;
@@ -247,7 +247,7 @@ static bool statq_reader_tail_good(statq_reader_state *state, json_tokener *toke
 		json_object *object;
 
 		digest = state->digests[i] = statq_table_digest_of(tail + start, frame);
-		if (statq_table_find(&state->frames, &digest, sizeof(digest))) {
+		if (statq_digests_find(&state->frames, &digest)) {
 			continue;
 		}
 		/* (",0": a frame that is no value, nothing or whitespace, does not parse) */
@@ -259,7 +259,7 @@ static bool statq_reader_tail_good(statq_reader_state *state, json_tokener *toke
 			return false;
 		}
 		json_object_put(object);
-		statq_table_get(&state->frames, &digest, sizeof(digest), &added);
+		statq_digests_get(&state->frames, &digest, &added);
 	}
 	if (where) {
 		where->open = open;
@@ -292,7 +292,6 @@ static json_object *statq_reader_head(statq_reader_state *state, json_tokener *t
 {
 	const char *split = statq_sample_split(line, length);
 	statq_table_digest digest;
-	statq_table_entry *known;
 	uint64_t *memo;
 	size_t head, tail;
 	json_object *object;
@@ -308,18 +307,16 @@ static json_object *statq_reader_head(statq_reader_state *state, json_tokener *t
 	}
 	/* the tail first, known by its text's digest: most lines repeat one seen before */
 	digest = statq_table_digest_of(split + 1, tail);
-	if ((known = statq_table_find(&state->tails, &digest, sizeof(digest)))) {
-		memo = &known->value;
-	} else {
+	if (!(memo = statq_digests_find(&state->tails, &digest))) {
 		bool added;
 
 		if (!statq_reader_tail_good(state, tokener, split + 1, tail, where)) {
 			return NULL;
 		}
 		if (state->tails.used >= STATQ_READER_TAILS) {
-			statq_table_clear(&state->tails);
+			statq_digests_clear(&state->tails);
 		}
-		memo = statq_table_get(&state->tails, &digest, sizeof(digest), &added);
+		memo = statq_digests_get(&state->tails, &digest, &added);
 	}
 	memcpy(state->split, line, head);
 	state->split[head] = '}';
@@ -614,9 +611,9 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 	memset(totals, 0, sizeof(*totals));
 	memset(&state, 0, sizeof(state));
 	state.first = true;
-	statq_table_init(&state.tails);
-	statq_table_init(&state.frames);
-	statq_table_init(&state.bodies);
+	statq_digests_init(&state.tails);
+	statq_digests_init(&state.frames);
+	statq_digests_init(&state.bodies);
 	error[0] = '\0';
 	input = statq_reader_open(options, &implicit, error, sizeof(error));
 	if (!input) {
@@ -675,9 +672,9 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 	status = statq_reader_done(options, command, calls, totals, input, bytes, implicit, status);
 	json_tokener_free(tokener);
 	statq_input_close(input);
-	statq_table_free(&state.tails);
-	statq_table_free(&state.frames);
-	statq_table_free(&state.bodies);
+	statq_digests_free(&state.tails);
+	statq_digests_free(&state.frames);
+	statq_digests_free(&state.bodies);
 	free(state.split);
 	free(state.piece);
 	free(state.ends);

@@ -337,8 +337,12 @@ static bool statq_sample_has(uint64_t word, unsigned char c)
 	return ((x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL) != 0;
 }
 
-/* (sample.h) Eight bytes at a time while they hold neither a quote nor a backslash. */
-size_t statq_sample_string_end(const char *text, size_t length, size_t i)
+/*
+ * Past the string whose opening quote is text[i]: after its closing quote
+ * (a backslash escapes the byte after it); length: none. Eight bytes at a
+ * time while they hold neither a quote nor a backslash.
+ */
+static size_t statq_sample_string_end(const char *text, size_t length, size_t i)
 {
 	for (i++; i < length; ) {
 		uint64_t word;

@@ -122,11 +122,4 @@ const char *statq_sample_split(const char *line, size_t length);
  */
 bool statq_sample_stack(const char *tail, size_t length, size_t *open, size_t **ends, size_t *count, size_t *capacity);
 
-/*
- * Past the JSON string whose opening quote is text[i]: after its closing
- * quote (a backslash escapes the byte after it), or length when it has
- * none. It does not check the string. Any thread.
- */
-size_t statq_sample_string_end(const char *text, size_t length, size_t i);
-
 #endif

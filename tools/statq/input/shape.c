@@ -5,9 +5,8 @@
 #include <string.h>
 
 #include "shape.h"
-#include "sample.h"
 #include "strict.h"
-#include "../profile/table.h"
+#include "../profile/digests.h"
 
 /* the most shapes kept before all are forgotten (a pool has a few a script) */
 #define STATQ_SHAPES_MOST 4096
@@ -23,7 +22,7 @@ typedef struct _statq_shape {
 } statq_shape;
 
 struct _statq_shapes {
-	statq_table  ids;       /* a shape's digest -> its index + 1 */
+	statq_digests ids;      /* a shape's digest -> its index + 1 */
 	statq_shape *shapes;
 	size_t       count, capacity;
 	char        *text;      /* scratch: the shape of the head being read */
@@ -43,7 +42,7 @@ statq_shapes *statq_shapes_new(void)
 	statq_shapes *shapes = statq_alloc(sizeof(*shapes));
 
 	memset(shapes, 0, sizeof(*shapes));
-	statq_table_init(&shapes->ids);
+	statq_digests_init(&shapes->ids);
 	return shapes;
 }
 
@@ -56,7 +55,7 @@ static void statq_shapes_forget(statq_shapes *shapes)
 		free(shapes->shapes[k].numbers);
 	}
 	shapes->count = 0;
-	statq_table_clear(&shapes->ids);
+	statq_digests_clear(&shapes->ids);
 }
 
 void statq_shapes_free(statq_shapes *shapes)
@@ -65,26 +64,31 @@ void statq_shapes_free(statq_shapes *shapes)
 		return;
 	}
 	statq_shapes_forget(shapes);
-	statq_table_free(&shapes->ids);
+	statq_digests_free(&shapes->ids);
 	free(shapes->shapes);
 	free(shapes->text);
 	free(shapes);
 }
 
-static bool statq_shape_number_byte(char c)
-{
-	return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
-}
+/*
+ * What a byte is to statq_shape_of: 1 a quote, 2 what may start a number,
+ * 3 a member's colon; in a number, 4 what makes it a fraction, 5 a '+'.
+ */
+static const unsigned char statq_shape_bytes[256] = {
+	['"'] = 1, ['-'] = 2, ['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2, ['5'] = 2, ['6'] = 2, ['7'] = 2,
+	['8'] = 2, ['9'] = 2, [':'] = 3, ['.'] = 4, ['e'] = 4, ['E'] = 4, ['+'] = 5
+};
 
 /*
  * The shape of text into shapes->text (its length), and where its numbers
  * stand: a number is a run of number bytes outside strings that starts with
- * '-' or a digit (whether it is a JSON number is checked after). false: more
- * numbers than a shape keeps.
+ * '-' or a digit (whether it is a JSON number is checked after; a backslash
+ * in a string escapes the byte after it). false: more numbers than a shape
+ * keeps.
  */
 static bool statq_shape_of(statq_shapes *shapes, const char *text, size_t length, statq_shape_numbers *numbers, size_t *shape_length)
 {
-	size_t i = 0, out = 0;
+	size_t i = 0, from = 0, out = 0;
 
 	/* a number of one byte becomes at most three */
 	if (length * 3 > shapes->text_capacity) {
@@ -93,42 +97,51 @@ static bool statq_shape_of(statq_shapes *shapes, const char *text, size_t length
 	}
 	numbers->count = numbers->members = 0;
 	while (i < length) {
-		char c = text[i];
+		switch (statq_shape_bytes[(unsigned char) text[i]]) {
+			case 1:
+				for (i++; i < length && text[i] != '"'; i++) {
+					i += text[i] == '\\';
+				}
+				i++;
+				break;
+			case 2: {
+				size_t end = i + 1;
+				bool fraction = false;
 
-		if (c == '"') {
-			size_t end = statq_sample_string_end(text, length, i);
+				for (; end < length; end++) {
+					unsigned char kind = statq_shape_bytes[(unsigned char) text[end]];
 
-			memcpy(shapes->text + out, text + i, end - i);
-			out += end - i;
-			i = end;
-		} else if (c == '-' || (c >= '0' && c <= '9')) {
-			size_t end = i + 1;
-			bool fraction = false;
-
-			while (end < length && statq_shape_number_byte(text[end])) {
-				fraction = fraction || text[end] == '.' || text[end] == 'e' || text[end] == 'E';
-				end++;
+					if (kind != 2 && kind != 4 && kind != 5) {
+						break;
+					}
+					fraction = fraction || kind == 4;
+				}
+				if (numbers->count == STATQ_SHAPES_NUMBERS) {
+					return false;
+				}
+				numbers->start[numbers->count] = i;
+				numbers->end[numbers->count] = end;
+				numbers->fraction[numbers->count++] = fraction;
+				/* the text before it as it is, the number as its kind */
+				memcpy(shapes->text + out, text + from, i - from);
+				out += i - from;
+				memcpy(shapes->text + out, fraction ? "0.0" : "0", fraction ? 3 : 1);
+				out += fraction ? 3 : 1;
+				i = from = end;
+				break;
 			}
-			if (numbers->count == STATQ_SHAPES_NUMBERS) {
-				return false;
-			}
-			numbers->start[numbers->count] = i;
-			numbers->end[numbers->count] = end;
-			numbers->fraction[numbers->count++] = fraction;
-			if (fraction) {
-				memcpy(shapes->text + out, "0.0", 3);
-				out += 3;
-			} else {
-				shapes->text[out++] = '0';
-			}
-			i = end;
-		} else {
-			numbers->members += c == ':';
-			shapes->text[out++] = c;
-			i++;
+			case 3:
+				numbers->members++;
+				i++;
+				break;
+			default:
+				i++;
+				break;
 		}
 	}
-	*shape_length = out;
+	i = i < length ? i : length;
+	memcpy(shapes->text + out, text + from, i - from);
+	*shape_length = out + i - from;
 	return true;
 }
 
@@ -194,7 +207,7 @@ static void statq_shapes_keep(statq_shapes *shapes, const statq_table_digest *di
 		shapes->capacity = shapes->capacity ? shapes->capacity * 2 : 16;
 		shapes->shapes = statq_realloc(shapes->shapes, shapes->capacity * sizeof(*shapes->shapes));
 	}
-	id = statq_table_get(&shapes->ids, digest, sizeof(*digest), &added);
+	id = statq_digests_get(&shapes->ids, digest, &added);
 	*id = shapes->count + 1;
 	shape = &shapes->shapes[shapes->count++];
 	shape->value = json_object_get(value);
@@ -237,7 +250,7 @@ json_object *statq_shapes_parse(statq_shapes *shapes, json_tokener *tokener, con
 {
 	statq_shape_numbers numbers;
 	statq_table_digest digest;
-	statq_table_entry *known;
+	uint64_t *known;
 	json_object *value;
 	size_t shape_length;
 
@@ -245,8 +258,7 @@ json_object *statq_shapes_parse(statq_shapes *shapes, json_tokener *tokener, con
 		return statq_strict_parse(tokener, text, length);
 	}
 	digest = statq_table_digest_of(shapes->text, shape_length);
-	if ((known = statq_table_find(&shapes->ids, &digest, sizeof(digest)))
-			&& (value = statq_shapes_fill(&shapes->shapes[known->value - 1], text, &numbers))) {
+	if ((known = statq_digests_find(&shapes->ids, &digest)) && (value = statq_shapes_fill(&shapes->shapes[*known - 1], text, &numbers))) {
 		return value;
 	}
 	value = statq_strict_parse(tokener, text, length);

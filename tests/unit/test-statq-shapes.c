@@ -1,0 +1,141 @@
+/*
+ * test-statq-shapes.c: ship's heads parsed once per shape
+ * (tools/statq/input/shape.c, linked unchanged with strict.c, digests.c
+ * and table.c), against statq_strict_parse itself: heads of a few shapes,
+ * their numbers drawn from integers, fractions, exponents, numbers JSON
+ * refuses, too long and too great ones, each parsed by both; both must
+ * refuse it, or give values json-c calls equal (json_object_equal: every
+ * member, every number's kind and value), and the kept value must give
+ * each head's own numbers, never a previous head's. statq's allocation and
+ * message helpers (statq.c) are given here.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit.h"
+#include "../../tools/statq/input/shape.h"
+#include "../../tools/statq/input/strict.h"
+
+void statq_error(const char *format, ...)
+{
+	va_list args;
+
+	va_start(args, format);
+	vfprintf(stderr, format, args);
+	va_end(args);
+	fputc('\n', stderr);
+}
+
+void *statq_alloc(size_t size)
+{
+	void *pointer = malloc(size ? size : 1);
+
+	if (!pointer) {
+		abort();
+	}
+	return pointer;
+}
+
+void *statq_realloc(void *pointer, size_t size)
+{
+	pointer = realloc(pointer, size ? size : 1);
+	if (!pointer) {
+		abort();
+	}
+	return pointer;
+}
+
+static uint64_t test_seed = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t test_random(void)
+{
+	test_seed ^= test_seed << 13;
+	test_seed ^= test_seed >> 7;
+	test_seed ^= test_seed << 17;
+	return test_seed;
+}
+
+/* A number as text: mostly one JSON takes, of either kind, sometimes one it refuses or json-c must judge. */
+static const char *test_number(char *out, size_t size)
+{
+	static const char *const odd[] = {"01", "-01", "00", "1.", ".5", "-", "+1", "1e", "1e+", "1..2", "1-2", "1e5e", "1E5",
+		"-0", "-0.0", "1e999", "-1e999", "1e-400", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+		"18446744073709551615", "18446744073709551616", "123456789012345678", "1234567890123456789", "0.1e1", "2E-3"};
+	uint64_t r = test_random();
+
+	switch (r % 4) {
+		case 0:
+			snprintf(out, size, "%lld", (long long) (test_random() % 2000000) - 1000000);
+			break;
+		case 1:
+			snprintf(out, size, "%llu.%06llu", (unsigned long long) (test_random() % 2000000000),
+				(unsigned long long) (test_random() % 1000000));
+			break;
+		case 2:
+			snprintf(out, size, "%s", odd[test_random() % (sizeof(odd) / sizeof(odd[0]))]);
+			break;
+		default:
+			snprintf(out, size, "%llu", (unsigned long long) (test_random() % 100000));
+			break;
+	}
+	return out;
+}
+
+int main(void)
+{
+	/* the shapes: each %s a number (stat's heads, one with a weight, one with an array and a key twice) */
+	static const char *const shapes[] = {
+		"{\"type\":\"user\",\"request\":{\"pid\":%s,\"elapsed\":%s,\"path\":\"/srv/www/app0.php\"},\"elapsed\":%s,\"time\":%s,"
+			"\"clock\":\"wall\",\"memory\":{\"used\":%s,\"peak\":%s}}",
+		"{\"type\":\"internal\",\"request\":{\"pid\":%s,\"elapsed\":%s,\"path\":\"/a\\\"b\\\\\",\"uri\":\"/x?1:2\"},\"elapsed\":%s,"
+			"\"time\":%s,\"weight\":%s,\"memory\":{\"used\":%s,\"peak\":%s}}",
+		"{\"type\":\"user\",\"list\":[%s,%s,[%s]],\"elapsed\":%s,\"time\":%s,\"x\":%s}",
+		"{\"type\":\"user\",\"weight\":\"s\",\"memory\":{\"used\":%s,\"peak\":%s},\"weight\":%s,\"time\":%s,\"a\":%s,\"b\":%s}",
+	};
+	json_tokener *tokener = statq_strict_tokener();
+	statq_shapes *shapes_memo = statq_shapes_new();
+	size_t agreed = 0, refused = 0, differ = 0, k;
+	char first[160];
+
+	first[0] = '\0';
+	for (k = 0; k < 200000; k++) {
+		char numbers[8][48], text[1024];
+		const char *shape = shapes[test_random() % (sizeof(shapes) / sizeof(shapes[0]))];
+		json_object *mine, *theirs;
+		int i, length;
+
+		for (i = 0; i < 8; i++) {
+			test_number(numbers[i], sizeof(numbers[i]));
+		}
+		length = snprintf(text, sizeof(text), shape, numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5],
+			numbers[6], numbers[7]);
+		mine = statq_shapes_parse(shapes_memo, tokener, text, (size_t) length);
+		/* (a tokener of its own: the memo's value must not depend on whose tokener parsed it) */
+		{
+			json_tokener *other = statq_strict_tokener();
+
+			theirs = statq_strict_parse(other, text, (size_t) length);
+			json_tokener_free(other);
+		}
+		if (!mine && !theirs) {
+			refused++;
+		} else if (mine && theirs && json_object_equal(mine, theirs)) {
+			agreed++;
+		} else {
+			if (!differ) {
+				snprintf(first, sizeof(first), "%.150s", text);
+			}
+			differ++;
+		}
+		json_object_put(mine);
+		json_object_put(theirs);
+	}
+	stat_unit_case("200,000 heads of 4 shapes, numbers of every kind: the memo's value is statq_strict_parse's, or both refuse",
+		differ == 0, "%zu differ, the first: %s", differ, first);
+	stat_unit_case("both kinds of answer were given (heads taken and heads refused)", agreed > 50000 && refused > 50000,
+		"%zu taken, %zu refused", agreed, refused);
+	statq_shapes_free(shapes_memo);
+	json_tokener_free(tokener);
+	return stat_unit_done();
+}
