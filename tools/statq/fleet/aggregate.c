@@ -538,7 +538,7 @@ static void statq_agg_init(statq_agg *agg, const statq_options *options)
 	statq_table_init(&agg->name_ids);
 	statq_table_init(&agg->quads);
 	for (i = 0; i < 3; i++) {
-		statq_table_init(&agg->tails[i]);
+		statq_digests_init(&agg->tails[i]);
 	}
 	agg->tokener = json_tokener_new();
 	agg->heads = statq_heads_start(STATQ_AGG_WORKERS);
@@ -665,7 +665,7 @@ static void statq_agg_free(statq_agg *agg)
 	free(agg->frame_ids);
 	statq_table_free(&agg->quads);
 	for (i = 0; i < 3; i++) {
-		statq_table_free(&agg->tails[i]);
+		statq_digests_free(&agg->tails[i]);
 	}
 	statq_heads_stop(agg->heads);
 	free(agg->split);

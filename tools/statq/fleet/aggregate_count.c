@@ -196,7 +196,7 @@ void statq_agg_stacks_clear(statq_agg *agg)
 	statq_table_clear(&agg->stack_ids);
 	statq_table_clear(&agg->name_ids);
 	for (i = 0; i < 3; i++) {
-		statq_table_clear(&agg->tails[i]);
+		statq_digests_clear(&agg->tails[i]);
 	}
 	agg->stack_count = 0;
 	agg->name_count = 0;
@@ -338,8 +338,8 @@ static bool statq_agg_tail_parse(statq_agg *agg, int kind, const statq_table_dig
 	}
 	*stack = statq_agg_frames(agg, frames);
 	json_object_put(frames);
-	*statq_table_get(&agg->tails[kind - 1], digest, sizeof(*digest), &added) = *stack;
-	agg->interned += sizeof(*digest) + 1 + sizeof(statq_table_entry) * 2 + 16;
+	*statq_digests_get(&agg->tails[kind - 1], digest, &added) = *stack;
+	agg->interned += sizeof(statq_digests_slot) * 2;
 	return true;
 }
 
@@ -356,13 +356,13 @@ static bool statq_agg_line_tail(statq_agg *agg, const char *line, const statq_he
 {
 	const char *tail = line + head->tail;
 	size_t tail_length = head->length - head->tail, key;
-	statq_table_entry *cached;
 	statq_table_digest digest;
+	uint64_t *cached;
 	uint64_t stack;
 
 	digest = statq_table_digest_of(tail, tail_length);
-	if ((cached = statq_table_find(&agg->tails[head->kind - 1], &digest, sizeof(digest)))) {
-		stack = cached->value;
+	if ((cached = statq_digests_find(&agg->tails[head->kind - 1], &digest))) {
+		stack = *cached;
 	} else {
 		key = statq_agg_split_begin(agg, head->kind, tail_length);
 		memcpy(agg->split + key, tail, tail_length);
@@ -424,11 +424,11 @@ static void statq_agg_malformed(statq_agg *agg, const char *id, const char *why)
 static bool statq_agg_packed_tail(statq_agg *agg, const statq_heads_entry *slot, const statq_packed_sample *sample, double fallback)
 {
 	const statq_packed_tail *tail = &slot->packed.tails[sample->tail];
-	statq_table_entry *cached;
+	uint64_t *cached;
 	uint64_t stack;
 
-	if ((cached = statq_table_find(&agg->tails[sample->kind - 1], &tail->digest, sizeof(tail->digest)))) {
-		stack = cached->value;
+	if ((cached = statq_digests_find(&agg->tails[sample->kind - 1], &tail->digest))) {
+		stack = *cached;
 	} else {
 		size_t key = statq_agg_split_begin(agg, sample->kind, 0);
 

@@ -42,6 +42,7 @@
 #include "losses.h"
 #include "redis.h"
 #include "../profile/table.h"
+#include "../profile/digests.h"
 
 #define STATQ_AGG_COUNT     100                  /* the most entries per XREADGROUP */
 #define STATQ_AGG_READ_BYTES (8u << 20)          /* about the bytes of entries per XREADGROUP (statq_agg_entries) */
@@ -97,7 +98,7 @@ typedef struct _statq_agg {
 	uint32_t    *frame_ids;   /* one stack's name ids, being made */
 	size_t       frame_ids_capacity;
 	statq_table  quads;       /* {hour, entry point} -> index in quad_files */
-	statq_table  tails[3];    /* by kind (heads.h): a line's tail's digest -> stack id (see statq_agg_line_tail) */
+	statq_digests tails[3];   /* by kind (heads.h): a line's tail's digest -> stack id (see statq_agg_line_tail) */
 	char        *split;       /* scratch: a tail as JSON, {"type":KIND,... (statq_agg_split_begin) */
 	size_t       split_capacity;
 	char        *line;        /* scratch: a packed sample's line made whole (statq_agg_packed) */
