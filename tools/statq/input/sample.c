@@ -294,11 +294,12 @@ const char *statq_sample_split(const char *line, size_t length)
 	if (length <= 16) {
 		return NULL;
 	}
-	/* each key's first place (every key starts with a comma), as memmem finds it; the first key's ends the search */
+	/* each key's first place (every key starts with a comma and a quote), as memmem finds it; the first key's ends the search */
 	while ((at = memchr(at, ',', (size_t) (end - at)))) {
-		if ((size_t) (end - at) > 9 && at[1] == '"') {
+		if ((size_t) (end - at) > 9 && at[1] == '"' && memchr("lsoa", at[2], 4)) {
 			for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-				if (!first[k] && (size_t) (end - at) >= keys[k].length && memcmp(at, keys[k].key, keys[k].length) == 0) {
+				if (!first[k] && keys[k].key[2] == at[2] && (size_t) (end - at) >= keys[k].length
+						&& memcmp(at, keys[k].key, keys[k].length) == 0) {
 					if (k == 0) {
 						return at;
 					}
