@@ -5,7 +5,7 @@
  * put is found with its value through growth and clears, what was not put
  * is not, and a run of random lookups and insertions answers exactly as a
  * statq_table keyed by the same digests. statq's allocation and message
- * helpers (statq.c) are given here.
+ * helpers (statq.c): statq_helpers.h.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -14,34 +14,7 @@
 #include "unit.h"
 #include "../../tools/statq/profile/digests.h"
 
-void statq_error(const char *format, ...)
-{
-	va_list args;
-
-	va_start(args, format);
-	vfprintf(stderr, format, args);
-	va_end(args);
-	fputc('\n', stderr);
-}
-
-void *statq_alloc(size_t size)
-{
-	void *pointer = malloc(size ? size : 1);
-
-	if (!pointer) {
-		abort();
-	}
-	return pointer;
-}
-
-void *statq_realloc(void *pointer, size_t size)
-{
-	pointer = realloc(pointer, size ? size : 1);
-	if (!pointer) {
-		abort();
-	}
-	return pointer;
-}
+#include "statq_helpers.h"
 
 /* The digest of text k (a frame-like text, a few dozen bytes). */
 static statq_table_digest test_digest(uint64_t k)

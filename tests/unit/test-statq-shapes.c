@@ -7,7 +7,7 @@
  * refuse it, or give values json-c calls equal (json_object_equal: every
  * member, every number's kind and value), and the kept value must give
  * each head's own numbers, never a previous head's. statq's allocation and
- * message helpers (statq.c) are given here.
+ * message helpers (statq.c): statq_helpers.h.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -17,34 +17,7 @@
 #include "../../tools/statq/input/shape.h"
 #include "../../tools/statq/input/strict.h"
 
-void statq_error(const char *format, ...)
-{
-	va_list args;
-
-	va_start(args, format);
-	vfprintf(stderr, format, args);
-	va_end(args);
-	fputc('\n', stderr);
-}
-
-void *statq_alloc(size_t size)
-{
-	void *pointer = malloc(size ? size : 1);
-
-	if (!pointer) {
-		abort();
-	}
-	return pointer;
-}
-
-void *statq_realloc(void *pointer, size_t size)
-{
-	pointer = realloc(pointer, size ? size : 1);
-	if (!pointer) {
-		abort();
-	}
-	return pointer;
-}
+#include "statq_helpers.h"
 
 static uint64_t test_seed = 0x9e3779b97f4a7c15ULL;
 

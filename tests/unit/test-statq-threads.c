@@ -5,7 +5,7 @@
  * entries read ahead by two workers). Real zlib, json-c and hiredis: every
  * buffer the gzipper gives back is inflated and compared with what was put,
  * and the entries heads reads are real RESP, parsed by hiredis's own reader.
- * statq's allocation and message helpers (statq.c) are given here.
+ * statq's allocation and message helpers (statq.c): statq_helpers.h.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -18,41 +18,7 @@
 #include "../../tools/statq/fleet/gzipper.h"
 #include "../../tools/statq/fleet/heads.h"
 
-void statq_error(const char *format, ...)
-{
-	va_list args;
-
-	va_start(args, format);
-	vfprintf(stderr, format, args);
-	va_end(args);
-	fputc('\n', stderr);
-}
-
-void *statq_alloc(size_t size)
-{
-	void *pointer = malloc(size ? size : 1);
-
-	if (!pointer) {
-		abort();
-	}
-	return pointer;
-}
-
-void *statq_realloc(void *pointer, size_t size)
-{
-	pointer = realloc(pointer, size ? size : 1);
-	if (!pointer) {
-		abort();
-	}
-	return pointer;
-}
-
-char *statq_strdup(const char *text)
-{
-	size_t length = strlen(text) + 1;
-
-	return memcpy(statq_alloc(length), text, length);
-}
+#include "statq_helpers.h"
 
 /* ---------------------------------------------------------------- gzipper */
 
