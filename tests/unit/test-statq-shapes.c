@@ -6,7 +6,9 @@
  * refuses, too long and too great ones, each parsed by both; both must
  * refuse it, or give values json-c calls equal (json_object_equal: every
  * member, every number's kind and value), and the kept value must give
- * each head's own numbers, never a previous head's. statq's allocation and
+ * each head's own numbers, never a previous head's; a value said kept
+ * keeps its members where they were (the reader finds them once by
+ * name: reader.c's statq_reader_find). statq's allocation and
  * message helpers (statq.c): statq_helpers.h.
  */
 #include <stdarg.h>
@@ -68,14 +70,17 @@ int main(void)
 	};
 	json_tokener *tokener = statq_strict_tokener();
 	statq_shapes *shapes_memo = statq_shapes_new();
-	size_t agreed = 0, refused = 0, differ = 0, k;
+	size_t agreed = 0, refused = 0, differ = 0, kept_count = 0, moved = 0, k;
+	json_object *kept_value[4] = {NULL}, *kept_time[4] = {NULL};
 	char first[160];
 
 	first[0] = '\0';
 	for (k = 0; k < 200000; k++) {
 		char numbers[8][48], text[1024];
-		const char *shape = shapes[test_random() % (sizeof(shapes) / sizeof(shapes[0]))];
-		json_object *mine, *theirs;
+		size_t which = test_random() % (sizeof(shapes) / sizeof(shapes[0]));
+		const char *shape = shapes[which];
+		json_object *mine, *theirs, *time = NULL;
+		bool kept;
 		int i, length;
 
 		for (i = 0; i < 8; i++) {
@@ -83,7 +88,19 @@ int main(void)
 		}
 		length = snprintf(text, sizeof(text), shape, numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5],
 			numbers[6], numbers[7]);
-		mine = statq_shapes_parse(shapes_memo, tokener, text, (size_t) length);
+		mine = statq_shapes_parse(shapes_memo, tokener, text, (size_t) length, &kept);
+		if (mine && kept) {
+			/* the same kept value again: its "time" is the member found the first time (a reference held here) */
+			kept_count++;
+			json_object_object_get_ex(mine, "time", &time);
+			if (kept_value[which] == mine) {
+				moved += time != kept_time[which];
+			} else {
+				json_object_put(kept_value[which]);
+				kept_value[which] = json_object_get(mine);
+				kept_time[which] = time;
+			}
+		}
 		/* (a tokener of its own: the memo's value must not depend on whose tokener parsed it) */
 		{
 			json_tokener *other = statq_strict_tokener();
@@ -108,6 +125,11 @@ int main(void)
 		differ == 0, "%zu differ, the first: %s", differ, first);
 	stat_unit_case("both kinds of answer were given (heads taken and heads refused)", agreed > 50000 && refused > 50000,
 		"%zu taken, %zu refused", agreed, refused);
+	stat_unit_case("a kept value keeps its members where they were, head after head", kept_count > 20000 && moved == 0,
+		"%zu kept, %zu with a member moved", kept_count, moved);
+	for (k = 0; k < 4; k++) {
+		json_object_put(kept_value[k]);
+	}
 	statq_shapes_free(shapes_memo);
 	json_tokener_free(tokener);
 	return stat_unit_done();

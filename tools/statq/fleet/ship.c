@@ -89,7 +89,7 @@ typedef struct _statq_ship {
 
 	/* the batch being filled: packed (v2), or the lines in batch (v1, --jsonl) */
 	statq_packer *packer;
-	statq_reader_split split; /* where the sample being added splits (the reader's) */
+	statq_reader_split split; /* the sample being added: what the reader read in it, where it splits (reader.h) */
 	char        *batch;
 	size_t       batch_length, batch_capacity;
 	uint64_t     batch_n;
@@ -514,38 +514,27 @@ static void statq_ship_pump(statq_ship *ship)
 	}
 }
 
-/* A sample into the packer, with the fields aggregate counts by, from the object the reader parsed (its head, or the line). */
-static void statq_ship_pack(statq_ship *ship, json_object *object, const char *line, size_t length, double time)
+/* A sample into the packer, with the fields aggregate counts by, as the reader read them (ship->split). */
+static void statq_ship_pack(statq_ship *ship, const char *line, size_t length)
 {
-	json_object *type, *request, *value;
-	const char *path = NULL;
-	int64_t weight;
-	int kind = 0;
+	const statq_reader_split *split = &ship->split;
 
-	/* (the reader checked them: a sample's type, a weight of stat's) */
-	if (json_object_object_get_ex(object, "type", &type)) {
-		kind = statq_sample_kind(json_object_get_string(type));
-	}
-	statq_sample_weight(object, &weight);
-	if (json_object_object_get_ex(object, "request", &request) && json_object_object_get_ex(request, "path", &value)
-			&& json_object_is_type(value, json_type_string)) {
-		path = json_object_get_string(value);
-	}
-	statq_packer_add(ship->packer, line, length, &ship->split, kind, weight, time, path);
+	statq_packer_add(ship->packer, line, length, split, split->kind, split->weight, split->time, split->path);
 	ship->batch_length = statq_packer_length(ship->packer);
 }
 
 static void statq_ship_sample(void *context, json_object *object, const char *line, size_t length)
 {
 	statq_ship *ship = context;
-	double time = statq_reader_time(object);
+	double time = ship->split.time;   /* (what ship forwards of a sample the reader read: ship->split) */
 
+	(void) object;
 	ship->read++;
 	if (ship->batch_n == 0) {
 		ship->batch_started = statq_now();
 	}
 	if (ship->packer) {
-		statq_ship_pack(ship, object, line, length, time);
+		statq_ship_pack(ship, line, length);
 	} else {
 		if (ship->batch_length + length + 1 > ship->batch_capacity) {
 			while (ship->batch_length + length + 1 > ship->batch_capacity) {
@@ -669,7 +658,7 @@ int statq_ship_main(int argc, char **argv)
 	calls.tick_every = 0.01;
 	calls.context = &ship;
 	calls.head = true;   /* the frames are for whoever reads the Redis stream */
-	calls.split = ship.packer ? &ship.split : NULL;
+	calls.split = &ship.split;   /* each sample's kind, weight, time and path; and, packed, where it splits */
 	for (;;) {
 		status = statq_read(&options, "ship", &calls, &totals);
 		/* --follow: a daemon outlives a php-fpm that stays away longer than --retry */

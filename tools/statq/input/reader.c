@@ -31,31 +31,72 @@ static const char *statq_reader_string(json_object *object, const char *key)
 	return json_object_get_string(value);
 }
 
-static bool statq_reader_accept(const statq_options *options, json_object *sample)
+/*
+ * The members of a sample's head that the reader checks and ship
+ * forwards, found by name once a line (json-c's lookups were a tenth of
+ * ship's CPU, some made two or three times a line). A shape's kept value
+ * (shape.h) keeps its members where they are, head after head, so for one
+ * they are found once and remembered by the value's address, a reference
+ * to it held (no other value can have that address while it is held).
+ * A value is JSON's null as NULL: has_ says whether the member is there.
+ */
+typedef struct _statq_reader_found {
+	json_object *object;          /* the value they are members of (NULL: an empty slot) */
+	const char  *type;            /* "type" when a string */
+	json_object *request;         /* "request" */
+	json_object *elapsed, *time, *weight;
+	bool         has_elapsed, has_time, has_weight;
+	json_object *request_elapsed; /* the request's "elapsed" (when "request" is an object) */
+	bool         has_request_elapsed;
+	json_object *pid;             /* the request's "pid" */
+	const char  *uri, *path;      /* the request's "uri" and "path" when strings */
+} statq_reader_found;
+
+/* the shapes' values whose members are remembered (slots, by address) */
+#define STATQ_READER_FOUND_BITS 8
+#define STATQ_READER_FOUND (1 << STATQ_READER_FOUND_BITS)
+
+static const char *statq_reader_text(json_object *value)
 {
-	json_object *request = NULL;
+	return value && json_object_is_type(value, json_type_string) ? json_object_get_string(value) : NULL;
+}
 
-	json_object_object_get_ex(sample, "request", &request);
-	if (options->pid) {
-		json_object *pid;
+/* The members of object, by name. */
+static void statq_reader_look(json_object *object, statq_reader_found *found)
+{
+	json_object *value;
 
-		if (!request || !json_object_object_get_ex(request, "pid", &pid) || json_object_get_int64(pid) != options->pid) {
-			return false;
+	memset(found, 0, sizeof(*found));
+	found->object = object;
+	if (json_object_object_get_ex(object, "type", &value)) {
+		found->type = statq_reader_text(value);
+	}
+	json_object_object_get_ex(object, "request", &found->request);
+	found->has_elapsed = json_object_object_get_ex(object, "elapsed", &found->elapsed);
+	found->has_time = json_object_object_get_ex(object, "time", &found->time);
+	found->has_weight = json_object_object_get_ex(object, "weight", &found->weight);
+	if (found->request && json_object_is_type(found->request, json_type_object)) {
+		found->has_request_elapsed = json_object_object_get_ex(found->request, "elapsed", &found->request_elapsed);
+		json_object_object_get_ex(found->request, "pid", &found->pid);
+		if (json_object_object_get_ex(found->request, "uri", &value)) {
+			found->uri = statq_reader_text(value);
+		}
+		if (json_object_object_get_ex(found->request, "path", &value)) {
+			found->path = statq_reader_text(value);
 		}
 	}
-	if (options->has_uri) {
-		const char *uri = statq_reader_string(request, "uri");
+}
 
-		if (!uri || regexec(&options->uri, uri, 0, NULL, 0) != 0) {
-			return false;
-		}
+static bool statq_reader_accept(const statq_options *options, const statq_reader_found *found)
+{
+	if (options->pid && (!found->pid || json_object_get_int64(found->pid) != options->pid)) {
+		return false;
 	}
-	if (options->has_script) {
-		const char *path = statq_reader_string(request, "path");
-
-		if (!path || regexec(&options->script, path, 0, NULL, 0) != 0) {
-			return false;
-		}
+	if (options->has_uri && (!found->uri || regexec(&options->uri, found->uri, 0, NULL, 0) != 0)) {
+		return false;
+	}
+	if (options->has_script && (!found->path || regexec(&options->script, found->path, 0, NULL, 0) != 0)) {
+		return false;
 	}
 	return true;
 }
@@ -79,7 +120,27 @@ typedef struct _statq_reader_state {
 	statq_table_digest *digests; /* calls->head: the digests of a tail's frames */
 	size_t digests_capacity;
 	statq_shapes *shapes; /* calls->head: heads parsed once per shape (shape.h) */
+	statq_reader_found found[STATQ_READER_FOUND]; /* the members of shapes' values (statq_reader_find) */
+	statq_reader_found scratch;                   /* the members of any other value */
 } statq_reader_state;
+
+/* object's members: remembered for a shape's kept value (kept), else found now. Valid until the next call. */
+static const statq_reader_found *statq_reader_find(statq_reader_state *state, json_object *object, bool kept)
+{
+	statq_reader_found *found;
+
+	if (!kept) {
+		statq_reader_look(object, &state->scratch);
+		return &state->scratch;
+	}
+	/* (the top bits of the address multiplied) */
+	found = &state->found[((uint64_t) (uintptr_t) object * 0x9e3779b97f4a7c15ULL) >> (64 - STATQ_READER_FOUND_BITS)];
+	if (found->object != object) {
+		json_object_put(found->object);
+		statq_reader_look(json_object_get(object), found);
+	}
+	return found;
+}
 
 static statq_input *statq_reader_open(const statq_options *options, bool *implicit, char *error, size_t error_size)
 {
@@ -97,26 +158,27 @@ static statq_input *statq_reader_open(const statq_options *options, bool *implic
 	return statq_input_file("-", error, error_size);
 }
 
-double statq_reader_time(json_object *object)
+/* A "time" member's value as a number of seconds: 0 when it is not a number. */
+static double statq_reader_seconds(json_object *value)
 {
-	json_object *value;
-
-	if (!json_object_object_get_ex(object, "time", &value)
-			|| !(json_object_is_type(value, json_type_double) || json_object_is_type(value, json_type_int))) {
+	if (!(json_object_is_type(value, json_type_double) || json_object_is_type(value, json_type_int))) {
 		return 0;
 	}
 	return json_object_get_double(value);
 }
 
-/* Whether a number statq computes with, when present, is a JSON number and finite (1e999 parses as infinity). */
-static bool statq_reader_finite(json_object *object, const char *key)
+double statq_reader_time(json_object *object)
 {
-	json_object *value;
+	json_object *value = NULL;
 
-	if (!object || !json_object_is_type(object, json_type_object) || !json_object_object_get_ex(object, key, &value)) {
-		return true;
-	}
-	if (json_object_is_type(value, json_type_int)) {
+	json_object_object_get_ex(object, "time", &value);
+	return statq_reader_seconds(value);
+}
+
+/* Whether a number statq computes with, when present, is a JSON number and finite (1e999 parses as infinity). */
+static bool statq_reader_finite(bool present, json_object *value)
+{
+	if (!present || json_object_is_type(value, json_type_int)) {
 		return true;
 	}
 	return json_object_is_type(value, json_type_double) && isfinite(json_object_get_double(value));
@@ -127,14 +189,11 @@ static bool statq_reader_finite(json_object *object, const char *key)
  * string or an infinity there is no sample) and the weight it counts the
  * sample by (statq_sample_weight: a JSON integer from 1 up).
  */
-static bool statq_reader_sample_valid(json_object *object)
+static bool statq_reader_sample_valid(const statq_reader_found *found, int64_t *weight)
 {
-	json_object *request = NULL;
-	int64_t weight;
-
-	json_object_object_get_ex(object, "request", &request);
-	return statq_reader_finite(object, "elapsed") && statq_reader_finite(object, "time") && statq_reader_finite(request, "elapsed")
-		&& statq_sample_weight(object, &weight);
+	return statq_reader_finite(found->has_elapsed, found->elapsed) && statq_reader_finite(found->has_time, found->time)
+		&& statq_reader_finite(found->has_request_elapsed, found->request_elapsed)
+		&& statq_sample_weight_of(found->has_weight, found->weight, weight);
 }
 
 /*
@@ -288,13 +347,14 @@ static bool statq_reader_tail_good(statq_reader_state *state, json_tokener *toke
  * in *where (unless NULL: reader.h's statq_reader_split).
  */
 static json_object *statq_reader_head(statq_reader_state *state, json_tokener *tokener, const char *line, size_t length,
-	statq_reader_split *where)
+	statq_reader_split *where, const statq_reader_found **found)
 {
 	const char *split = statq_sample_split(line, length);
 	statq_table_digest digest;
 	uint64_t *memo;
 	size_t head, tail;
 	json_object *object;
+	bool kept;
 
 	if (!split) {
 		return NULL;
@@ -320,8 +380,9 @@ static json_object *statq_reader_head(statq_reader_state *state, json_tokener *t
 	}
 	memcpy(state->split, line, head);
 	state->split[head] = '}';
-	object = statq_shapes_parse(state->shapes, tokener, state->split, head + 1);
-	if (!object || !json_object_is_type(object, json_type_object) || !statq_sample_kind(statq_reader_string(object, "type"))) {
+	object = statq_shapes_parse(state->shapes, tokener, state->split, head + 1, &kept);
+	if (!object || !json_object_is_type(object, json_type_object)
+			|| !statq_sample_kind((*found = statq_reader_find(state, object, kept))->type)) {
 		json_object_put(object);
 		return NULL;
 	}
@@ -336,9 +397,11 @@ static json_object *statq_reader_head(statq_reader_state *state, json_tokener *t
 static void statq_reader_line(const statq_options *options, const statq_reader_calls *calls, statq_totals *totals,
 	statq_reader_state *state, json_tokener *tokener, char *line, size_t length)
 {
+	const statq_reader_found *found = NULL;
 	json_object *object, *value;
 	const char *type;
 	bool first = state->first;
+	int kind;
 
 	totals->lines++;
 	if (length == 0) {
@@ -348,36 +411,40 @@ static void statq_reader_line(const statq_options *options, const statq_reader_c
 		calls->split->head = 0;
 		calls->split->frames = NULL;
 	}
-	if (!calls->head || !(object = statq_reader_head(state, tokener, line, length, calls->split))) {
-		object = statq_strict_parse(tokener, line, length);
+	if (!calls->head || !(object = statq_reader_head(state, tokener, line, length, calls->split, &found))) {
+		found = NULL;
+		if ((object = statq_strict_parse(tokener, line, length)) && json_object_is_type(object, json_type_object)) {
+			found = statq_reader_find(state, object, false);
+		}
 	}
-	if (!object || !json_object_is_type(object, json_type_object) || !(type = statq_reader_string(object, "type"))) {
+	if (!object || !found || !(type = found->type)) {
 		totals->malformed++;
 		json_object_put(object);
 		return;
 	}
 	state->first = false;
 
-	if (statq_sample_kind(type)) {
+	if ((kind = statq_sample_kind(type))) {
+		int64_t weight;
 		double time;
 
-		if (!statq_reader_sample_valid(object)) {
+		if (!statq_reader_sample_valid(found, &weight)) {
 			totals->malformed++;
 			json_object_put(object);
 			return;
 		}
-		time = statq_reader_time(object);
+		time = found->has_time ? statq_reader_seconds(found->time) : 0;
 
 		if (time > state->newest) {
 			state->newest = time;
 		}
 		if (time > 0 && time < state->cutoff) {
 			totals->backlog++;
-		} else if (!statq_reader_accept(options, object)) {
+		} else if (!statq_reader_accept(options, found)) {
 			totals->filtered++;
 		} else {
-			if (json_object_object_get_ex(object, "elapsed", &value)) {
-				double elapsed = json_object_get_double(value);
+			if (found->has_elapsed) {
+				double elapsed = json_object_get_double(found->elapsed);
 
 				if (totals->samples == 0 || elapsed < totals->first) {
 					totals->first = elapsed;
@@ -387,6 +454,12 @@ static void statq_reader_line(const statq_options *options, const statq_reader_c
 				}
 			}
 			totals->samples++;
+			if (calls->split) {
+				calls->split->kind = kind;
+				calls->split->weight = weight;
+				calls->split->time = time;
+				calls->split->path = found->path;
+			}
 			if (calls->sample) {
 				calls->sample(calls->context, object, line, length);
 			}
@@ -607,6 +680,7 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 	uint64_t bytes = 0;
 	bool implicit;
 	int status = STATQ_OK;
+	size_t k;
 
 	memset(totals, 0, sizeof(*totals));
 	memset(&state, 0, sizeof(state));
@@ -680,6 +754,9 @@ int statq_read(const statq_options *options, const char *command, const statq_re
 	free(state.ends);
 	free(state.digests);
 	statq_shapes_free(state.shapes);
+	for (k = 0; k < STATQ_READER_FOUND; k++) {
+		json_object_put(state.found[k].object);
+	}
 	return status;
 }
 

@@ -74,7 +74,11 @@ typedef struct _statq_totals {
  * during the call. When the reader checked the tail for this line (the
  * first time it came) frame by frame, frames holds their digests, and
  * open, count and ends where they are (statq_sample_stack's); else frames
- * is NULL.
+ * is NULL. For every sample (split or parsed whole), kind, weight, time
+ * and path are what the reader read in it: statq_sample_kind of its
+ * "type", its weight (statq_sample_weight), its "time" (0 when none) and
+ * its request's "path" (NULL when none or not a string; valid during the
+ * call).
  */
 typedef struct _statq_reader_split {
 	size_t             head;
@@ -83,6 +87,10 @@ typedef struct _statq_reader_split {
 	const statq_table_digest *frames;
 	size_t             open, count;
 	const size_t      *ends;
+	int                kind;
+	int64_t            weight;
+	double             time;
+	const char        *path;
 } statq_reader_split;
 
 typedef struct _statq_reader_calls {

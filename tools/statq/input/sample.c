@@ -38,11 +38,18 @@ void statq_sample_init(statq_sample *sample)
 
 bool statq_sample_weight(json_object *object, int64_t *weight)
 {
-	json_object *value;
+	json_object *value = NULL;
+	bool present = object && json_object_object_get_ex(object, "weight", &value);
+
+	return statq_sample_weight_of(present, value, weight);
+}
+
+bool statq_sample_weight_of(bool present, json_object *value, int64_t *weight)
+{
 	int64_t given;
 
 	*weight = 1;
-	if (!object || !json_object_object_get_ex(object, "weight", &value)) {
+	if (!present) {
 		return true;
 	}
 	/* an integer as JSON writes one (json-c reads 3.0 and 1e2 as doubles) */

@@ -79,6 +79,8 @@ void statq_sample_free(statq_sample *sample);
  * (0, negative, 2.5, "3", too great): the line is malformed. Any thread.
  */
 bool statq_sample_weight(json_object *object, int64_t *weight);
+/* The same for the "weight" member itself: whether it is there, and its value (NULL is JSON's null). */
+bool statq_sample_weight_of(bool present, json_object *value, int64_t *weight);
 
 /*
  * A synthetic frame name for --group (malloc'd): "pid 123", "uri /x?a=1",

@@ -188,7 +188,7 @@ static bool statq_shape_walk(json_object *value, const statq_shape_numbers *numb
 }
 
 /* Keep value as the shape of digest when it has exactly the text's numbers and members (shape.h). */
-static void statq_shapes_keep(statq_shapes *shapes, const statq_table_digest *digest, json_object *value,
+static bool statq_shapes_keep(statq_shapes *shapes, const statq_table_digest *digest, json_object *value,
 	const statq_shape_numbers *numbers)
 {
 	json_object *found[STATQ_SHAPES_NUMBERS];
@@ -198,7 +198,7 @@ static void statq_shapes_keep(statq_shapes *shapes, const statq_table_digest *di
 	bool added;
 
 	if (!statq_shape_walk(value, numbers, found, &count, &members) || count != numbers->count || members != numbers->members) {
-		return;
+		return false;
 	}
 	if (shapes->count == STATQ_SHAPES_MOST) {
 		statq_shapes_forget(shapes);
@@ -214,6 +214,7 @@ static void statq_shapes_keep(statq_shapes *shapes, const statq_table_digest *di
 	shape->count = count;
 	shape->numbers = statq_alloc((count ? count : 1) * sizeof(*shape->numbers));
 	memcpy(shape->numbers, found, count * sizeof(*shape->numbers));
+	return true;
 }
 
 /* A known shape's value with text's numbers set in it (a new reference), or NULL: a number json-c must judge. */
@@ -246,7 +247,7 @@ static json_object *statq_shapes_fill(const statq_shape *shape, const char *text
 	return json_object_get(shape->value);
 }
 
-json_object *statq_shapes_parse(statq_shapes *shapes, json_tokener *tokener, const char *text, size_t length)
+json_object *statq_shapes_parse(statq_shapes *shapes, json_tokener *tokener, const char *text, size_t length, bool *kept)
 {
 	statq_shape_numbers numbers;
 	statq_table_digest digest;
@@ -254,16 +255,18 @@ json_object *statq_shapes_parse(statq_shapes *shapes, json_tokener *tokener, con
 	json_object *value;
 	size_t shape_length;
 
+	*kept = false;
 	if (!statq_shape_of(shapes, text, length, &numbers, &shape_length)) {
 		return statq_strict_parse(tokener, text, length);
 	}
 	digest = statq_table_digest_of(shapes->text, shape_length);
 	if ((known = statq_digests_find(&shapes->ids, &digest)) && (value = statq_shapes_fill(&shapes->shapes[*known - 1], text, &numbers))) {
+		*kept = true;
 		return value;
 	}
 	value = statq_strict_parse(tokener, text, length);
 	if (value && !known) {
-		statq_shapes_keep(shapes, &digest, value, &numbers);
+		*kept = statq_shapes_keep(shapes, &digest, value, &numbers);
 	}
 	return value;
 }

@@ -40,8 +40,12 @@ void statq_shapes_free(statq_shapes *shapes);
 /*
  * text (length bytes) as statq_strict_parse(tokener, text, length) parses
  * it, or NULL. The caller puts the value it gets; it may be a shape's kept
- * value, which the next call changes: use it before calling again.
+ * value (*kept true), which the next call of its shape changes: use it
+ * before calling again. A kept value is changed only in its numbers, each
+ * set where it stands: a member found in it once (an object, a string, a
+ * number object) is the same one for every later head of its shape, as
+ * long as a reference to the value is held.
  */
-json_object *statq_shapes_parse(statq_shapes *shapes, json_tokener *tokener, const char *text, size_t length);
+json_object *statq_shapes_parse(statq_shapes *shapes, json_tokener *tokener, const char *text, size_t length, bool *kept);
 
 #endif
