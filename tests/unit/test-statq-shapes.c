@@ -2,8 +2,9 @@
  * test-statq-shapes.c: ship's heads parsed once per shape
  * (tools/statq/input/shape.c, linked unchanged with strict.c, digests.c
  * and table.c), against statq_strict_parse itself: heads of a few shapes,
- * their numbers drawn from integers, fractions, exponents, numbers JSON
- * refuses, too long and too great ones, each parsed by both; both must
+ * their numbers drawn from integers, fractions (of any length, and about
+ * the bounds of shape.c's division: 2^53, 22 decimals), exponents, numbers
+ * JSON refuses, too long and too great ones, each parsed by both; both must
  * refuse it, or give values json-c calls equal (json_object_equal: every
  * member, every number's kind and value), and the kept value must give
  * each head's own numbers, never a previous head's; a value said kept
@@ -36,10 +37,28 @@ static const char *test_number(char *out, size_t size)
 {
 	static const char *const odd[] = {"01", "-01", "00", "1.", ".5", "-", "+1", "1e", "1e+", "1..2", "1-2", "1e5e", "1E5",
 		"-0", "-0.0", "1e999", "-1e999", "1e-400", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
-		"18446744073709551615", "18446744073709551616", "123456789012345678", "1234567890123456789", "0.1e1", "2E-3"};
+		"18446744073709551615", "18446744073709551616", "123456789012345678", "1234567890123456789", "0.1e1", "2E-3",
+		/* fractions about the bounds of the fast division (shape.c's statq_shapes_fraction: below 2^53, 22 decimals) */
+		"900719925474098.9", "900719925474099.1", "9007199254740991.5", "-900719925474098.9", "0.0000000000000000000001",
+		"0.00000000000000000000001", "123456.7890123456789012", "1.7976931348623157", "4.9406564584124654", "0.1", "0.3",
+		"2.2250738585072014", "1795737600.999999", "-0.000000", "0.500000000000000000000"};
 	uint64_t r = test_random();
 
-	switch (r % 4) {
+	switch (r % 5) {
+		case 4: {
+			/* digits of any length, the point anywhere among them: both ways of reading a fraction */
+			size_t count = 2 + test_random() % 24, point = 1 + test_random() % (count - 1), i, at = 0;
+
+			for (i = 0; i < count && at + 2 < size; i++) {
+				if (i == point) {
+					out[at++] = '.';
+				}
+				/* (no leading zero before more digits: JSON refuses it) */
+				out[at++] = (char) (i == 0 && point > 1 ? '1' + test_random() % 9 : '0' + test_random() % 10);
+			}
+			out[at] = '\0';
+			break;
+		}
 		case 0:
 			snprintf(out, size, "%lld", (long long) (test_random() % 2000000) - 1000000);
 			break;
