@@ -136,6 +136,11 @@ $records = [
     "p 0 4 1 $time 3 $good",           /* kind 4 */
     "p 0 1 0 $time 3 $good",           /* weight 0 */
     "p 0 1 1 soon 3 $good",            /* a time that is no number */
+    "p 0 1 1 1.2.3 3 $good",           /* a time of two points */
+    "p 0 1 1 - 3 $good",               /* a sign alone */
+    "p 0 1 1 1e999 3 $good",           /* a time that is not finite */
+    'p 0 1 1 ' . (int) $time . ". 3 $good",            /* m: a point and no decimals, as strtod reads it */
+    'p 0 1 1 ' . sprintf('%.6e', $time) . " 3 $good",  /* m: an exponent (strtod) */
     "p 0 1 1 $time 99 $good",          /* a path piece not written */
     "p 0 1 1 $time 0 $good",           /* a path that is no JSON string */
     "p - 1 1 $time - not json",        /* a line that is no JSON */
@@ -164,9 +169,9 @@ aggregate plain: exit 0, every sample; daily all = fold: yes, hourly all: yes, t
 running, first half on disk: yes
 then the rest, merged: yes
 stopped: exit 0, pending 0
-statq: aggregate: entry ID of stat:bad: skipped 11 malformed lines
+statq: aggregate: entry ID of stat:bad: skipped 14 malformed lines
 statq: aggregate: skipped entry ID of stat:bad: none of its lines is a stat sample (acknowledged; it will not be read again)
 statq: aggregate: skipped entry ID of stat:bad: its samples are not whole gzip data (acknowledged; it will not be read again)
 statq: aggregate: skipped entry ID of stat:bad: an unknown encoding (acknowledged; it will not be read again)
-statq: aggregate: 4 entries, 2 samples (weighted 2) written to DIR; 3 malformed entries, 13 malformed lines skipped; 0 samples dropped by ship, 0 lost by stat, 0 entries trimmed before they were read
-exit 0; daily all: {"m":1,"w":1}
+statq: aggregate: 4 entries, 4 samples (weighted 4) written to DIR; 3 malformed entries, 16 malformed lines skipped; 0 samples dropped by ship, 0 lost by stat, 0 entries trimmed before they were read
+exit 0; daily all: {"m":3,"w":1}

@@ -11,7 +11,7 @@ stat.control=0
 require __DIR__ . '/unit.inc';
 
 stat_unit_run('test-statq-threads.c', ['../tools/statq/fleet/gzipper.c', '../tools/statq/fleet/heads.c', '../tools/statq/fleet/packed.c',
-    '../tools/statq/input/sample.c', '../tools/statq/profile/table.c', '../tools/statq/profile/digests.c'], [],
+    '../tools/statq/input/sample.c', '../tools/statq/input/strict.c', '../tools/statq/profile/table.c', '../tools/statq/profile/digests.c'], [],
     ['-lhiredis', '-ljson-c', '-lz']);
 ?>
 --EXPECT--

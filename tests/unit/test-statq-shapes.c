@@ -9,7 +9,9 @@
  * member, every number's kind and value), and the kept value must give
  * each head's own numbers, never a previous head's; a value said kept
  * keeps its members where they were (the reader finds them once by
- * name: reader.c's statq_reader_find). statq's allocation and
+ * name: reader.c's statq_reader_find); and strict.h's statq_strict_decimal
+ * alone, on random texts of digits, points, signs and exponents, against
+ * strtod to the bit. statq's allocation and
  * message helpers (statq.c): statq_helpers.h.
  */
 #include <stdarg.h>
@@ -144,6 +146,37 @@ int main(void)
 		differ == 0, "%zu differ, the first: %s", differ, first);
 	stat_unit_case("both kinds of answer were given (heads taken and heads refused)", agreed > 50000 && refused > 50000,
 		"%zu taken, %zu refused", agreed, refused);
+	/* strict.h's decimals alone: any text it takes is read as strtod reads it, all of it, to the same bits */
+	{
+		static const char alphabet[] = "0123456789012345678901234567890123456789..-+e ";
+		size_t taken = 0, wrong = 0;
+		char bad[64];
+
+		bad[0] = '\0';
+		for (k = 0; k < 1000000; k++) {
+			char text[32], *end;
+			size_t length = test_random() % 26, i;
+			double mine, theirs;
+
+			for (i = 0; i < length; i++) {
+				text[i] = alphabet[test_random() % (sizeof(alphabet) - 1)];
+			}
+			text[length] = '\0';
+			if (!statq_strict_decimal(text, length, &mine)) {
+				continue;
+			}
+			taken++;
+			theirs = strtod(text, &end);
+			if (end != text + length || memcmp(&mine, &theirs, sizeof(mine)) != 0) {
+				if (!wrong) {
+					snprintf(bad, sizeof(bad), "%s", text);
+				}
+				wrong++;
+			}
+		}
+		stat_unit_case("1,000,000 texts: each decimal statq_strict_decimal takes is strtod's double, to the bit", wrong == 0 && taken > 10000,
+			"%zu taken, %zu differ, the first: '%s'", taken, wrong, bad);
+	}
 	stat_unit_case("a kept value keeps its members where they were, head after head", kept_count > 20000 && moved == 0,
 		"%zu kept, %zu with a member moved", kept_count, moved);
 	for (k = 0; k < 4; k++) {

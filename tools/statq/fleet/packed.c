@@ -17,6 +17,7 @@
 
 #include "packed.h"
 #include "../input/sample.h"
+#include "../input/strict.h"
 #include "../profile/digests.h"
 
 /* the most tails the packer remembers, and bytes of pieces and tails, before it forgets them all (between two batches) */
@@ -607,11 +608,14 @@ static bool statq_packed_sample_add(statq_packed *packed, json_tokener *tokener,
 	if (stop == at || stop >= end || stop - at >= sizeof(number)) {
 		return false;
 	}
-	memcpy(number, text + at, stop - at);
-	number[stop - at] = '\0';
-	sample.time = strtod(number, &parsed);
-	if (*parsed != '\0' || !isfinite(sample.time)) {
-		return false;
+	/* (strict.h: an exact division where it gives strtod's double, and the whole text is read) */
+	if (!statq_strict_decimal(text + at, stop - at, &sample.time)) {
+		memcpy(number, text + at, stop - at);
+		number[stop - at] = '\0';
+		sample.time = strtod(number, &parsed);
+		if (*parsed != '\0' || !isfinite(sample.time)) {
+			return false;
+		}
 	}
 	at = stop + 1;
 	if (at + 1 < end && text[at] == '-' && text[at + 1] == ' ') {

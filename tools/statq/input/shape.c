@@ -217,40 +217,6 @@ static bool statq_shapes_keep(statq_shapes *shapes, const statq_table_digest *di
 	return true;
 }
 
-/*
- * A number with a fraction (text[start .. end), a whole JSON number) as
- * strtod reads it. When it has no exponent, its digits without the point
- * make an integer below 2^53 and it has at most 22 decimals, that integer
- * and 10^decimals are each a double exactly, and one division, rounded as
- * IEEE 754 rounds, is the double nearest the decimal: strtod's (it rounds
- * correctly), some five times faster. Else strtod itself.
- */
-static double statq_shapes_fraction(const char *text, size_t start, size_t end)
-{
-	static const double powers[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-		1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-	bool negative = text[start] == '-', point = false;
-	uint64_t digits = 0;
-	size_t decimals = 0, i;
-	double value;
-
-	for (i = start + negative; i < end; i++) {
-		if (text[i] == '.') {
-			point = true;
-		} else if (text[i] >= '0' && text[i] <= '9' && digits <= ((UINT64_C(1) << 53) - 10) / 10) {
-			digits = digits * 10 + (uint64_t) (text[i] - '0');
-			decimals += point;
-		} else {
-			return strtod(text + start, NULL);
-		}
-	}
-	if (decimals >= sizeof(powers) / sizeof(powers[0])) {
-		return strtod(text + start, NULL);
-	}
-	value = (double) digits / powers[decimals];
-	return negative ? -value : value;
-}
-
 /* A known shape's value with text's numbers set in it (a new reference), or NULL: a number json-c must judge. */
 static json_object *statq_shapes_fill(const statq_shape *shape, const char *text, const statq_shape_numbers *numbers)
 {
@@ -263,7 +229,13 @@ static json_object *statq_shapes_fill(const statq_shape *shape, const char *text
 			return NULL;
 		}
 		if (numbers->fraction[k]) {
-			json_object_set_double(shape->numbers[k], statq_shapes_fraction(text, start, end));
+			double value;
+
+			/* (strict.h: an exact division where it gives strtod's double) */
+			if (!statq_strict_decimal(text + start, end - start, &value)) {
+				value = strtod(text + start, NULL);
+			}
+			json_object_set_double(shape->numbers[k], value);
 		} else {
 			bool negative = text[start] == '-';
 			int64_t value = 0;

@@ -310,3 +310,31 @@ json_object *statq_strict_parse(json_tokener *tokener, const char *line, size_t 
 	free(ascii);
 	return object;
 }
+
+bool statq_strict_decimal(const char *text, size_t length, double *value)
+{
+	static const double powers[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+		1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+	bool negative = length > 0 && text[0] == '-', point = false;
+	uint64_t digits = 0;
+	size_t decimals = 0, count = 0, i;
+	double quotient;
+
+	for (i = negative; i < length; i++) {
+		if (text[i] == '.' && !point) {
+			point = true;
+		} else if (text[i] >= '0' && text[i] <= '9' && digits <= ((UINT64_C(1) << 53) - 10) / 10) {
+			digits = digits * 10 + (uint64_t) (text[i] - '0');
+			decimals += point;
+			count++;
+		} else {
+			return false;
+		}
+	}
+	if (count == 0 || decimals >= sizeof(powers) / sizeof(powers[0])) {
+		return false;
+	}
+	quotient = (double) digits / powers[decimals];
+	*value = negative ? -quotient : quotient;
+	return true;
+}

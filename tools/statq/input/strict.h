@@ -29,4 +29,15 @@ json_object *statq_strict_parse(json_tokener *tokener, const char *line, size_t 
  */
 size_t statq_strict_number_end(const char *s, size_t length, size_t i);
 
+/*
+ * The decimal text[0 .. length), [-]digits[.digits] with a digit in it, as
+ * strtod reads it, into *value, when its digits without the point make an
+ * integer below 2^53 and it has at most 22 decimals: then that integer and
+ * 10^decimals are each a double exactly, and one division, rounded as
+ * IEEE 754 rounds, is the double nearest the decimal, which strtod gives
+ * (it rounds correctly), some five times faster. false for any other text
+ * (an exponent, more digits, not a decimal): the caller asks strtod.
+ */
+bool statq_strict_decimal(const char *text, size_t length, double *value);
+
 #endif
