@@ -99,11 +99,15 @@ foreach (['stat:gz' => 'gz', 'stat:plain' => 'plain'] as $stream => $name) {
         }
     }
     ksort($sum, SORT_STRING);
-    printf("aggregate %s: exit %d, %s; daily all = fold: %s, hourly all: %s, the scripts' (%d) add up: %s\n", $name, $code,
+    $flames = [];
+    foreach (glob("$dir/$name/{daily,hourly}/*.folded*", GLOB_BRACE) as $path) {
+        $flames[] = fleet_flame_differs((string) @file_get_contents(preg_replace('/\.folded(\.gz)?$/', '.html', $path)), fleet_folded($path));
+    }
+    printf("aggregate %s: exit %d, %s; daily all = fold: %s, hourly all: %s, the scripts' (%d) add up: %s; each flame graph draws its folded counts: %s\n", $name, $code,
         preg_match('/aggregate: \d+ entries, \d+ samples \(weighted (\d+)\) written .*; 0 malformed entries, 0 malformed lines skipped;/', $err, $m)
         && (int) $m[1] === array_sum($expected) ? 'every sample' : $err,
         fleet_folded("$dir/$name/daily/*.all.folded*") === $expected ? 'yes' : 'no', fleet_folded("$dir/$name/hourly/*.all.folded*") === $expected ? 'yes' : 'no',
-        count($scripts), $sum === $expected ? 'yes' : 'no');
+        count($scripts), $sum === $expected ? 'yes' : 'no', $flames && !array_filter($flames) ? 'yes' : json_encode(array_filter($flames)));
 }
 
 /* a running aggregate: a first half written, then the rest (the same stacks again) written by a later flush, from what it kept */
@@ -164,8 +168,8 @@ recording: at least 1,000 samples: yes, stacks from 2 to 40 frames deep: yes; fo
 stat:gz: exit 0, entries of v2, packed+gzip: yes, lines back byte for byte: yes, fields right: yes
 stat:plain: exit 0, entries of v2, packed: yes, lines back byte for byte: yes, fields right: yes
 packed, under 40% of the lines' bytes: yes
-aggregate gz: exit 0, every sample; daily all = fold: yes, hourly all: yes, the scripts' (3) add up: yes
-aggregate plain: exit 0, every sample; daily all = fold: yes, hourly all: yes, the scripts' (3) add up: yes
+aggregate gz: exit 0, every sample; daily all = fold: yes, hourly all: yes, the scripts' (3) add up: yes; each flame graph draws its folded counts: yes
+aggregate plain: exit 0, every sample; daily all = fold: yes, hourly all: yes, the scripts' (3) add up: yes; each flame graph draws its folded counts: yes
 running, first half on disk: yes
 then the rest, merged: yes
 stopped: exit 0, pending 0

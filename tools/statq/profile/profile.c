@@ -316,11 +316,33 @@ static uint32_t statq_profile_child(statq_profile *profile, uint32_t parent, uin
 	return id;
 }
 
+/* The names[0 .. n) (root first) counted count times into the tree and the names. */
+static void statq_profile_tree(statq_profile *profile, const uint32_t *names, size_t n, uint64_t count)
+{
+	uint32_t node = 0;
+	size_t i;
+
+	profile->samples += count;
+	profile->adds++;
+	profile->nodes[0].total += count;
+	for (i = 0; i < n; i++) {
+		statq_name *name = &profile->names[names[i]];
+
+		node = statq_profile_child(profile, node, names[i]);
+		profile->nodes[node].total += count;
+		if (name->stamp != profile->adds) {
+			name->stamp = profile->adds;
+			name->total += count;
+		}
+	}
+	profile->nodes[node].self += count;
+	profile->names[names[n - 1]].self += count;
+}
+
 /* A sample's stack counted count times into the tree and the names; the frames, root first, are left in scratch: their number. */
 static size_t statq_profile_count(statq_profile *profile, const statq_sample *sample, const char *group_name, uint64_t count)
 {
 	size_t depth = sample->depth + (group_name ? 1 : 0), i, n = 0;
-	uint32_t node = 0;
 
 	if (depth > profile->scratch_capacity) {
 		profile->scratch_capacity = depth * 2;
@@ -340,23 +362,23 @@ static size_t statq_profile_count(statq_profile *profile, const statq_sample *sa
 		profile->scratch_frames[n] = statq_profile_frame(profile, profile->scratch[n], frame->file);
 		n++;
 	}
-
-	profile->samples += count;
-	profile->adds++;
-	profile->nodes[0].total += count;
-	for (i = 0; i < n; i++) {
-		statq_name *name = &profile->names[profile->scratch[i]];
-
-		node = statq_profile_child(profile, node, profile->scratch[i]);
-		profile->nodes[node].total += count;
-		if (name->stamp != profile->adds) {
-			name->stamp = profile->adds;
-			name->total += count;
-		}
-	}
-	profile->nodes[node].self += count;
-	profile->names[profile->scratch[n - 1]].self += count;
+	statq_profile_tree(profile, profile->scratch, n, count);
 	return n;
+}
+
+uint32_t statq_profile_name_of(statq_profile *profile, const char *text, statq_frame_kind kind)
+{
+	uint32_t name = statq_profile_intern(profile, text, kind);
+
+	statq_profile_frame(profile, name, NULL);
+	return name;
+}
+
+void statq_profile_add_names(statq_profile *profile, const uint32_t *names, size_t depth, uint64_t count)
+{
+	if (depth > 0) {
+		statq_profile_tree(profile, names, depth, count);
+	}
 }
 
 /* The sample whose n frames are in scratch, kept for speedscope. */

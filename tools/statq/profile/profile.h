@@ -47,6 +47,15 @@ void statq_profile_add(statq_profile *profile, const statq_sample *sample, const
 /* count samples with that stack at once, whatever sample's weight (not kept for speedscope, not in statq_profile_lines). */
 void statq_profile_add_count(statq_profile *profile, const statq_sample *sample, const char *group_name, uint64_t count);
 
+/*
+ * A stack whose names the caller interned (statq_profile_name_of: the name
+ * and its frame without a file, once each), root first, counted count
+ * times: as statq_profile_add_count counts a sample of those frames (the
+ * flame graphs aggregate writes from its own interned stacks).
+ */
+uint32_t statq_profile_name_of(statq_profile *profile, const char *text, statq_frame_kind kind);
+void statq_profile_add_names(statq_profile *profile, const uint32_t *names, size_t depth, uint64_t count);
+
 /* The samples counted, each by its weight: the root's total. */
 uint64_t statq_profile_samples(const statq_profile *profile);
 /* The samples statq_profile_add added, each once (the lines read, for saying so). */
