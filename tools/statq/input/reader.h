@@ -110,7 +110,10 @@ typedef struct _statq_reader_calls {
 	 * consumes its Redis stream)
 	 */
 	bool   head;
-	/* with head: filled for each sample before sample is called (NULL: not wanted) */
+	/*
+	 * filled for each sample before sample is called: what the reader read
+	 * in it and, with head, where it splits (NULL: not wanted)
+	 */
 	statq_reader_split *split;
 } statq_reader_calls;
 
