@@ -394,11 +394,50 @@ static json_object *statq_reader_head(statq_reader_state *state, json_tokener *t
 	return object;
 }
 
+/* A well-formed line that is no sample (status, refused, lost, failed, any other type): what it tells, to calls->other. */
+static void statq_reader_other(const statq_options *options, const statq_reader_calls *calls, statq_totals *totals,
+	statq_reader_state *state, json_object *object, const char *type, bool first, const char *line, size_t length)
+{
+	json_object *value;
+
+	if (strcmp(type, "status") == 0 && first && totals->socket && !totals->pool) {
+		/* the pool's counters when we connected: what failed while we read is the difference at the end */
+		totals->pool = statq_status_counters(object, &totals->pool_written, &totals->pool_failed);
+	}
+	if (strcmp(type, "status") == 0 && first && totals->socket) {
+		if (totals->reconnects && state->newest > 0) {
+			/* connected again: keep what is newer than what we saw, the same ring is not counted twice */
+			state->cutoff = state->newest + 0.0000005;
+		} else if (!options->backlog) {
+			/* the time we connected: older samples are the ring's backlog */
+			state->cutoff = statq_reader_time(object);
+		}
+	} else if (strcmp(type, "refused") == 0) {
+		const char *reason = statq_reader_string(object, "reason");
+
+		state->refused = true;
+		snprintf(state->reason, sizeof(state->reason), "%s", reason ? reason : "no reason given");
+	}
+	if (strcmp(type, "lost") == 0 && json_object_object_get_ex(object, "count", &value)) {
+		int64_t count = json_object_get_int64(value);
+
+		totals->lost += count > 0 ? (uint64_t) count : 0;
+	} else if (strcmp(type, "failed") == 0 && json_object_object_get_ex(object, "count", &value)) {
+		int64_t count = json_object_get_int64(value);
+
+		totals->failed += count > 0 ? (uint64_t) count : 0;
+		totals->has_failed = true;
+	}
+	if (calls->other) {
+		calls->other(calls->context, object, line, length);
+	}
+}
+
 static void statq_reader_line(const statq_options *options, const statq_reader_calls *calls, statq_totals *totals,
 	statq_reader_state *state, json_tokener *tokener, char *line, size_t length)
 {
 	const statq_reader_found *found = NULL;
-	json_object *object, *value;
+	json_object *object;
 	const char *type;
 	bool first = state->first;
 	int kind;
@@ -465,37 +504,7 @@ static void statq_reader_line(const statq_options *options, const statq_reader_c
 			}
 		}
 	} else {
-		if (strcmp(type, "status") == 0 && first && totals->socket && !totals->pool) {
-			/* the pool's counters when we connected: what failed while we read is the difference at the end */
-			totals->pool = statq_status_counters(object, &totals->pool_written, &totals->pool_failed);
-		}
-		if (strcmp(type, "status") == 0 && first && totals->socket) {
-			if (totals->reconnects && state->newest > 0) {
-				/* connected again: keep what is newer than what we saw, the same ring is not counted twice */
-				state->cutoff = state->newest + 0.0000005;
-			} else if (!options->backlog) {
-				/* the time we connected: older samples are the ring's backlog */
-				state->cutoff = statq_reader_time(object);
-			}
-		} else if (strcmp(type, "refused") == 0) {
-			const char *reason = statq_reader_string(object, "reason");
-
-			state->refused = true;
-			snprintf(state->reason, sizeof(state->reason), "%s", reason ? reason : "no reason given");
-		}
-		if (strcmp(type, "lost") == 0 && json_object_object_get_ex(object, "count", &value)) {
-			int64_t count = json_object_get_int64(value);
-
-			totals->lost += count > 0 ? (uint64_t) count : 0;
-		} else if (strcmp(type, "failed") == 0 && json_object_object_get_ex(object, "count", &value)) {
-			int64_t count = json_object_get_int64(value);
-
-			totals->failed += count > 0 ? (uint64_t) count : 0;
-			totals->has_failed = true;
-		}
-		if (calls->other) {
-			calls->other(calls->context, object, line, length);
-		}
+		statq_reader_other(options, calls, totals, state, object, type, first, line, length);
 	}
 	json_object_put(object);
 }
