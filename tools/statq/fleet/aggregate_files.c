@@ -198,10 +198,6 @@ static statq_frame_kind statq_agg_kind(const char *name)
 	return STATQ_FRAME_USER;
 }
 
-
-
-
-
 typedef struct _statq_agg_rename {
 	char from[4096];
 	char to[4096];
@@ -291,14 +287,15 @@ static bool statq_agg_write_flame(statq_agg *agg, const statq_agg_file *file, co
 	char title[700];
 	statq_profile *profile = statq_profile_new(false);
 	/* an interned name's id in the profile, + 1 (0: not yet there); a stack's, root first */
-	uint32_t *ids = statq_alloc((agg->name_count ? agg->name_count : 1) * sizeof(uint32_t));
+	size_t ids_size = (agg->name_count ? agg->name_count : 1) * sizeof(uint32_t);
+	uint32_t *ids = statq_alloc(ids_size);
 	uint32_t path[STATQ_AGG_FLAME_FRAMES], empty = UINT32_MAX;
 	char *text = NULL;
 	size_t text_capacity = 0, i, k;
 	FILE *out;
 	bool ok = false;
 
-	memset(ids, 0, (agg->name_count ? agg->name_count : 1) * sizeof(uint32_t));
+	memset(ids, 0, ids_size);
 	for (i = 0; i < n; i++) {
 		const statq_agg_stack_frames *frames = &agg->stacks[sorted[i].stack];
 		size_t depth = frames->depth < STATQ_AGG_FLAME_FRAMES ? frames->depth : STATQ_AGG_FLAME_FRAMES;

@@ -384,8 +384,7 @@ static uint32_t statq_packer_path_id(statq_packer *packer, const char *path)
 	return (uint32_t) (*value - 1);
 }
 
-void statq_packer_add(statq_packer *packer, const char *line, size_t length, const statq_reader_split *split,
-	int kind, int64_t weight, double time, const char *path)
+void statq_packer_add(statq_packer *packer, const char *line, size_t length, const statq_reader_split *split)
 {
 	statq_packer_section *samples = &packer->sections[STATQ_PACKER_SECTION_SAMPLES];
 	uint32_t tail = STATQ_PACKED_NONE, where = STATQ_PACKED_NONE;
@@ -406,8 +405,8 @@ void statq_packer_add(statq_packer *packer, const char *line, size_t length, con
 		}
 		tail = statq_packer_use_tail(packer, id);
 	}
-	if (path) {
-		where = statq_packer_use_piece(packer, statq_packer_path_id(packer, path));
+	if (split->path) {
+		where = statq_packer_use_piece(packer, statq_packer_path_id(packer, split->path));
 	}
 	statq_packer_bytes(samples, "p ", 2);
 	if (tail == STATQ_PACKED_NONE) {
@@ -415,9 +414,9 @@ void statq_packer_add(statq_packer *packer, const char *line, size_t length, con
 	} else {
 		statq_packer_number(samples, tail, ' ');
 	}
-	statq_packer_number(samples, (uint64_t) kind, ' ');
-	statq_packer_number(samples, (uint64_t) weight, ' ');
-	statq_packer_time(samples, time);
+	statq_packer_number(samples, (uint64_t) split->kind, ' ');
+	statq_packer_number(samples, (uint64_t) split->weight, ' ');
+	statq_packer_time(samples, split->time);
 	if (where == STATQ_PACKED_NONE) {
 		statq_packer_bytes(samples, "- ", 2);
 	} else {

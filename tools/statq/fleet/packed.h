@@ -79,15 +79,14 @@ void statq_packer_free(statq_packer *packer);
  * One sample into the batch: its line (length bytes, no '\n'), where it
  * splits as the reader says (reader.h's statq_reader_split: its head, 0
  * when it does not split; its tail's digest, memo and, the first time the
- * reader checked that tail, its frames), and the fields read from its
- * head: kind (statq_sample_kind), weight, time (0: none) and the script's
- * path (NULL: none). The tail must be JSON that parsed (the reader checked
+ * reader checked that tail, its frames), and the fields the reader read
+ * in it (split's kind, weight, time: 0 when none, and the script's path:
+ * NULL when none). The tail must be JSON that parsed (the reader checked
  * it): it is split once, the first time its digest comes. In the reader's
  * memo the packer keeps what finds the tail again without looking its
  * digest up.
  */
-void statq_packer_add(statq_packer *packer, const char *line, size_t length, const statq_reader_split *split,
-	int kind, int64_t weight, double time, const char *path);
+void statq_packer_add(statq_packer *packer, const char *line, size_t length, const statq_reader_split *split);
 
 /* The bytes of the batch so far. */
 size_t statq_packer_length(const statq_packer *packer);

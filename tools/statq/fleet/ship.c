@@ -517,9 +517,7 @@ static void statq_ship_pump(statq_ship *ship)
 /* A sample into the packer, with the fields aggregate counts by, as the reader read them (ship->split). */
 static void statq_ship_pack(statq_ship *ship, const char *line, size_t length)
 {
-	const statq_reader_split *split = &ship->split;
-
-	statq_packer_add(ship->packer, line, length, split, split->kind, split->weight, split->time, split->path);
+	statq_packer_add(ship->packer, line, length, &ship->split);
 	ship->batch_length = statq_packer_length(ship->packer);
 }
 

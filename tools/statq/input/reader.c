@@ -21,14 +21,17 @@
 /* statq_reader_timeout: --seconds or --samples reached, stop reading */
 #define STATQ_READER_STOP (-2)
 
+/* A value's text when it is a string, else NULL. */
+static const char *statq_reader_text(json_object *value)
+{
+	return value && json_object_is_type(value, json_type_string) ? json_object_get_string(value) : NULL;
+}
+
 static const char *statq_reader_string(json_object *object, const char *key)
 {
-	json_object *value;
+	json_object *value = NULL;
 
-	if (!object || !json_object_object_get_ex(object, key, &value) || !json_object_is_type(value, json_type_string)) {
-		return NULL;
-	}
-	return json_object_get_string(value);
+	return object && json_object_object_get_ex(object, key, &value) ? statq_reader_text(value) : NULL;
 }
 
 /*
@@ -55,11 +58,6 @@ typedef struct _statq_reader_found {
 /* the shapes' values whose members are remembered (slots, by address) */
 #define STATQ_READER_FOUND_BITS 8
 #define STATQ_READER_FOUND (1 << STATQ_READER_FOUND_BITS)
-
-static const char *statq_reader_text(json_object *value)
-{
-	return value && json_object_is_type(value, json_type_string) ? json_object_get_string(value) : NULL;
-}
 
 /* The members of object, by name. */
 static void statq_reader_look(json_object *object, statq_reader_found *found)
@@ -158,7 +156,7 @@ static statq_input *statq_reader_open(const statq_options *options, bool *implic
 	return statq_input_file("-", error, error_size);
 }
 
-/* A "time" member's value as a number of seconds: 0 when it is not a number. */
+/* A "time" member's value as a number of seconds: 0 when it is not a number (or NULL: none, or null). */
 static double statq_reader_seconds(json_object *value)
 {
 	if (!(json_object_is_type(value, json_type_double) || json_object_is_type(value, json_type_int))) {
@@ -472,7 +470,7 @@ static void statq_reader_line(const statq_options *options, const statq_reader_c
 			json_object_put(object);
 			return;
 		}
-		time = found->has_time ? statq_reader_seconds(found->time) : 0;
+		time = statq_reader_seconds(found->time);
 
 		if (time > state->newest) {
 			state->newest = time;
