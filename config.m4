@@ -51,6 +51,7 @@ if test "$PHP_STAT" != "no"; then
   fi
   PKG_CHECK_MODULES([JSONC], [json-c >= 0.13], [], [AC_MSG_ERROR([stat needs json-c: apt-get install libjson-c-dev])])
   PKG_CHECK_MODULES([ZLIB], [zlib], [], [AC_MSG_ERROR([stat needs zlib (statq reads and writes gzip): apt-get install zlib1g-dev])])
+  PKG_CHECK_MODULES([ZSTD], [libzstd], [], [AC_MSG_ERROR([stat needs libzstd (statq ship's and aggregate's entries are zstd): apt-get install libzstd-dev])])
   dnl hiredis is optional: without it statq's ship and aggregate only say how
   dnl to get it (said here, and again at the end of configure's output, where it is seen)
   PKG_CHECK_MODULES([HIREDIS], [hiredis], [STAT_HIREDIS=yes], [STAT_HIREDIS=no])

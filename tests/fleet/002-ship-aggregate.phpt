@@ -36,7 +36,7 @@ foreach ($entries as $id => $fields) {
     $batch = fleet_entry_lines($fields);
     $times = array_map(fn($l) => json_decode($l, true)['time'], $batch);
     $ok = $ok && $fields['v'] === '2' && $fields['type'] === 'samples' && $fields['host'] === 'web1' && $fields['pool'] === 'www'
-        && $fields['encoding'] === 'packed+gzip' && (int) $fields['n'] === count($batch) && count($batch) <= 100
+        && $fields['encoding'] === 'packed+zstd' && (int) $fields['n'] === count($batch) && count($batch) <= 100
         && abs((float) $fields['first'] - min($times)) < 1e-5 && abs((float) $fields['last'] - max($times)) < 1e-5;
     array_push($lines, ...$batch);
 }

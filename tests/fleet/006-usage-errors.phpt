@@ -12,7 +12,7 @@ require __DIR__ . '/fleet.inc';
 $dir = stat_test_dir();
 [$code, $out] = statq_run(['--help']);
 printf("--help lists them: %s\n", preg_match_all('/^  (pprof|ship|aggregate) /m', $out) === 3 ? 'yes' : 'no');
-foreach (['pprof' => ['--output', '--idle', 'samples/count'], 'ship' => ['--redis', '--stream', '--maxlen', '--host', '--pool', '--batch', '--buffer', '--plain', '--jsonl', '--follow', 'type=dropped'],
+foreach (['pprof' => ['--output', '--idle', 'samples/count'], 'ship' => ['--redis', '--stream', '--maxlen', '--host', '--pool', '--batch', '--buffer', '--plain', '--gzip', '--jsonl', '--follow', 'type=dropped'],
     'aggregate' => ['--redis', '--stream', '--group', '--consumer', '--dir', '--once', '--retain-hours', '--retain-days', '--claim-idle', '--flush']] as $command => $words) {
     [$code, $out] = statq_run([$command, '--help']);
     $missing = array_filter($words, fn($w) => !str_contains($out, $w));
@@ -22,6 +22,7 @@ $show = fn(array $r): string => sprintf("exit %d: %s", $r[0], trim(str_replace($
 echo $show(statq_run(['ship', '-f', __DIR__ . '/../client/fixtures/shop.jsonl'])), "\n";
 echo $show(statq_run(['ship', '-f', __DIR__ . '/../client/fixtures/shop.jsonl', '--redis', 'http://x', '--stream', 's'])), "\n";
 echo $show(statq_run(['ship', '-f', __DIR__ . '/../client/fixtures/shop.jsonl', '--redis', 'redis://localhost:99999', '--stream', 's'])), "\n";
+echo $show(statq_run(['ship', '-f', __DIR__ . '/../client/fixtures/shop.jsonl', '--redis', "unix://$dir/none.sock", '--stream', 's', '--plain', '--gzip'])), "\n";
 echo $show(statq_run(['aggregate', '--redis', "unix://$dir/none.sock", '--stream', 's'])), "\n";
 echo $show(statq_run(['aggregate', '--redis', "unix://$dir/none.sock", '--stream', 's', '--group', 'g', '--dir', "$dir/out", '--once'])), "\n";
 /* a Redis that never answers: everything read is dropped and counted, ship fails */
@@ -46,6 +47,7 @@ aggregate --help: exit 0, missing: none
 exit 2: statq: ship: give the Redis server and the stream: --redis redis://host:port --stream KEY (see statq ship --help)
 exit 2: statq: ship: --redis http://x: expected redis://host:port or unix:///path/to/redis.sock
 exit 2: statq: ship: --redis redis://localhost:99999: the port must be 1 to 65535
+exit 2: statq: ship: --plain writes entries uncompressed, --gzip compressed: give one of them
 exit 2: statq: aggregate: give --redis ADDRESS --stream KEY --group NAME --dir DIR (see statq aggregate --help)
 exit 1: statq: aggregate: cannot connect to unix://DIR/none.sock: No such file or directory
 exit 1: statq: ship: cannot connect to unix://DIR/none.sock: No such file or directory; keeping up to 64 MiB of samples and reconnecting

@@ -1,5 +1,5 @@
 --TEST--
-fleet: ship's packed entries (v2) round-trip: a real recording (stacks 2 to 40 deep, closures, methods, internal calls) and lines stat may write (a stack of scalars, whitespace in it, an empty one, none, an idle sample, weights, a path with quotes, a backslash and UTF-8, a key after the frames) come back from ship's entries (gzip and --plain) byte for byte, with the fields each entry says being the line's; aggregate's folded counts equal `statq fold`'s of the same recording exactly, in every file, also in a running aggregate whose flushes keep what they interned; malformed packed records are counted and skipped
+fleet: ship's packed entries (v2) round-trip: a real recording (stacks 2 to 40 deep, closures, methods, internal calls) and lines stat may write (a stack of scalars, whitespace in it, an empty one, none, an idle sample, weights, a path with quotes, a backslash and UTF-8, a key after the frames) come back from ship's entries (zstd, --gzip and --plain) byte for byte, with the fields each entry says being the line's; aggregate's folded counts equal `statq fold`'s of the same recording exactly, in every file, also in a running aggregate whose flushes keep what they interned; malformed packed records, and zstd that is not one whole frame, are counted and skipped
 --SKIPIF--
 <?php require __DIR__ . '/fleet.inc'; if ($reason = fleet_skip_reason(['redis-server'])) die("skip $reason"); ?>
 --INI--
@@ -59,8 +59,9 @@ printf("recording: at least 1,000 samples: %s, stacks from 2 to 40 frames deep: 
     array_sum($expected) === statq_weighted(array_filter(array_map(fn($l) => json_decode($l, true), $lines),
         fn($s) => statq_expected_frames($s) !== null)) ? 'yes' : 'no');
 
-/* ship, packed (gzip, and --plain): each line back as it was, and what the entry says of it the line's own */
-foreach (['stat:gz' => [], 'stat:plain' => ['--plain']] as $stream => $more) {
+/* ship, packed (zstd, gzip and --plain): each line back as it was, and what the entry says of it the line's own */
+$encodings = ['stat:zstd' => 'packed+zstd', 'stat:gz' => 'packed+gzip', 'stat:plain' => 'packed'];
+foreach (['stat:zstd' => [], 'stat:gz' => ['--gzip'], 'stat:plain' => ['--plain']] as $stream => $more) {
     [$code, $out, $err] = statq_run(array_merge(['ship', '-f', "$dir/all.jsonl", '--redis', $redis->url(), '--stream', $stream,
         '--batch', '100', '--maxlen', '0'], $more));
     $back = [];
@@ -68,7 +69,7 @@ foreach (['stat:gz' => [], 'stat:plain' => ['--plain']] as $stream => $more) {
     $entries = $redis->entries($stream);
     foreach ($entries as $fields) {
         $samples = fleet_entry_samples($fields);
-        $right = $right && $fields['v'] === '2' && $fields['encoding'] === ($more ? 'packed' : 'packed+gzip') && (int) $fields['n'] === count($samples);
+        $right = $right && $fields['v'] === '2' && $fields['encoding'] === $encodings[$stream] && (int) $fields['n'] === count($samples);
         foreach ($samples as [$line, [$kind, $weight, $when, $path]]) {
             $sample = json_decode($line, true);
             $back[] = $line;
@@ -77,14 +78,14 @@ foreach (['stat:gz' => [], 'stat:plain' => ['--plain']] as $stream => $more) {
         }
     }
     printf("%s: exit %d, entries of v2, %s: %s, lines back byte for byte: %s, fields right: %s\n", $stream, $code,
-        $more ? 'packed' : 'packed+gzip', $right && count($entries) >= 20 ? 'yes' : 'no', $back === $lines ? 'yes' : 'no', $right ? 'yes' : 'no');
+        $encodings[$stream], $right && count($entries) >= 20 ? 'yes' : 'no', $back === $lines ? 'yes' : 'no', $right ? 'yes' : 'no');
 }
 /* packed: each frame once an entry (before gzip) */
 $plain = array_sum(array_map(fn($f) => strlen($f['samples']), $redis->entries('stat:plain')));
 printf("packed, under 40%% of the lines' bytes: %s\n", $plain < 0.4 * strlen(implode("\n", $lines)) ? 'yes' : 'no: ' . round(100 * $plain / strlen(implode("\n", $lines))) . '%');
 
 /* aggregate: the same folded counts as fold, in the daily and hourly files of all and of each script */
-foreach (['stat:gz' => 'gz', 'stat:plain' => 'plain'] as $stream => $name) {
+foreach (['stat:zstd' => 'zstd', 'stat:gz' => 'gz', 'stat:plain' => 'plain'] as $stream => $name) {
     [$code, $out, $err] = statq_run(['aggregate', '--redis', $redis->url(), '--stream', $stream, '--group', 'g', '--dir', "$dir/$name", '--once']);
     $scripts = [];
     foreach (glob("$dir/$name/daily/*.folded*") as $path) {
@@ -159,15 +160,22 @@ $redis->cmd(array_merge(['XADD', 'stat:bad', '*'], $bad($records, true)));
 $redis->cmd(array_merge(['XADD', 'stat:bad', '*'], $bad(['x', 'p 0 1 1 0 - {}'], false)));
 $redis->cmd(array_merge(['XADD', 'stat:bad', '*'], array_replace($bad([], false), [19 => 'not gzip'], [17 => 'packed+gzip'])));
 $redis->cmd(array_merge(['XADD', 'stat:bad', '*'], array_replace($bad($records, false), [17 => 'jsonl'])));
+/* zstd: one whole frame is read; anything else (not zstd, a frame and more, a frame cut short) is a malformed entry */
+$frame = fleet_zstd(implode("\n", array_slice($records, 0, 6)) . "\n");
+foreach ([$frame, 'not zstd', "$frame\0", substr($frame, 0, -3)] as $data) {
+    $redis->cmd(array_merge(['XADD', 'stat:bad', '*'], array_replace($bad([], false), [17 => 'packed+zstd', 19 => $data])));
+}
 [$code, $out, $err] = statq_run(['aggregate', '--redis', $redis->url(), '--stream', 'stat:bad', '--group', 'g', '--dir', "$dir/bad", '--once']);
 echo preg_replace(['/ entry \d+-\d+ of/', '/ written to \S+;/'], [' entry ID of', ' written to DIR;'], $err);
 printf("exit %d; daily all: %s\n", $code, json_encode(fleet_folded("$dir/bad/daily/*.all.folded*")));
 ?>
 --EXPECT--
 recording: at least 1,000 samples: yes, stacks from 2 to 40 frames deep: yes; fold counts every sample as its weight: yes
+stat:zstd: exit 0, entries of v2, packed+zstd: yes, lines back byte for byte: yes, fields right: yes
 stat:gz: exit 0, entries of v2, packed+gzip: yes, lines back byte for byte: yes, fields right: yes
 stat:plain: exit 0, entries of v2, packed: yes, lines back byte for byte: yes, fields right: yes
 packed, under 40% of the lines' bytes: yes
+aggregate zstd: exit 0, every sample; daily all = fold: yes, hourly all: yes, the scripts' (3) add up: yes; each flame graph draws its folded counts: yes
 aggregate gz: exit 0, every sample; daily all = fold: yes, hourly all: yes, the scripts' (3) add up: yes; each flame graph draws its folded counts: yes
 aggregate plain: exit 0, every sample; daily all = fold: yes, hourly all: yes, the scripts' (3) add up: yes; each flame graph draws its folded counts: yes
 running, first half on disk: yes
@@ -177,5 +185,8 @@ statq: aggregate: entry ID of stat:bad: skipped 14 malformed lines
 statq: aggregate: skipped entry ID of stat:bad: none of its lines is a stat sample (acknowledged; it will not be read again)
 statq: aggregate: skipped entry ID of stat:bad: its samples are not whole gzip data (acknowledged; it will not be read again)
 statq: aggregate: skipped entry ID of stat:bad: an unknown encoding (acknowledged; it will not be read again)
-statq: aggregate: 4 entries, 4 samples (weighted 4) written to DIR; 3 malformed entries, 16 malformed lines skipped; 0 samples dropped by ship, 0 lost by stat, 0 entries trimmed before they were read
-exit 0; daily all: {"m":3,"w":1}
+statq: aggregate: skipped entry ID of stat:bad: its samples are not one whole zstd frame (acknowledged; it will not be read again)
+statq: aggregate: skipped entry ID of stat:bad: its samples are not one whole zstd frame (acknowledged; it will not be read again)
+statq: aggregate: skipped entry ID of stat:bad: its samples are not one whole zstd frame (acknowledged; it will not be read again)
+statq: aggregate: 8 entries, 5 samples (weighted 5) written to DIR; 6 malformed entries, 16 malformed lines skipped; 0 samples dropped by ship, 0 lost by stat, 0 entries trimmed before they were read
+exit 0; daily all: {"m":4,"w":1}

@@ -1,9 +1,10 @@
 /*
  * test-statq-threads.c: statq's two worker-thread pieces alone, linked
- * unchanged from tools/statq/fleet/: the gzipper (ship's batches compressed
- * on a thread of their own, given back in order) and heads (aggregate's
- * entries read ahead by two workers). Real zlib, json-c and hiredis: every
- * buffer the gzipper gives back is inflated and compared with what was put,
+ * unchanged from tools/statq/fleet/: the compressor (ship's batches
+ * compressed on a thread of their own, given back in order) and heads
+ * (aggregate's entries read ahead by two workers). Real zlib, libzstd,
+ * json-c and hiredis: every buffer the compressor gives back is
+ * decompressed (inflated, or by ZSTD_decompress) and compared with what was put,
  * and the entries heads reads are real RESP, parsed by hiredis's own reader.
  * statq's allocation and message helpers (statq.c): statq_helpers.h.
  */
@@ -13,14 +14,15 @@
 
 #include <hiredis/hiredis.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "unit.h"
-#include "../../tools/statq/fleet/gzipper.h"
+#include "../../tools/statq/fleet/compressor.h"
 #include "../../tools/statq/fleet/heads.h"
 
 #include "statq_helpers.h"
 
-/* ---------------------------------------------------------------- gzipper */
+/* ------------------------------------------------------------- compressor */
 
 /* Buffer k: some JSON-like text of a length that varies with k (0 for k = 7). */
 static char *test_buffer(unsigned k, size_t *length)
@@ -57,37 +59,51 @@ static bool test_gunzip_equals(const char *gz, size_t gz_length, const char *exp
 	return ok;
 }
 
-static void test_gzipper(void)
+/* One whole zstd frame that says its size and decompresses to expected. */
+static bool test_unzstd_equals(const char *zst, size_t zst_length, const char *expected, size_t length)
 {
-	statq_gzipper *gzipper = statq_gzipper_start(1, 4);
+	char *out = statq_alloc(length + 64);
+	size_t n = ZSTD_decompress(out, length + 64, zst, zst_length);
+	bool ok = ZSTD_getFrameContentSize(zst, zst_length) == length && ZSTD_findFrameCompressedSize(zst, zst_length) == zst_length
+		&& !ZSTD_isError(n) && n == length && memcmp(out, expected, length) == 0;
+
+	free(out);
+	return ok;
+}
+
+static void test_compressor(statq_codec codec, const char *name)
+{
+	statq_compressor *compressor = statq_compressor_start(codec, 1, 4);
+	char case_name[256];
 	unsigned put = 0, taken = 0, wrong = 0, most = 0;
 	char *data;
 	size_t length, bytes = 0, pending;
 
 	/* nothing put: take does not wait, even when asked to */
-	stat_unit_case("gzipper: take from an empty gzipper returns at once, with nothing", gzipper
-		&& !statq_gzipper_take(gzipper, true, &data, &length) && statq_gzipper_pending(gzipper, NULL) == 0, "%s", "");
+	snprintf(case_name, sizeof(case_name), "compressor, %s: take from an empty compressor returns at once, with nothing", name);
+	stat_unit_case(case_name, compressor
+		&& !statq_compressor_take(compressor, true, &data, &length) && statq_compressor_pending(compressor, NULL) == 0, "%s", "");
 
 	while (taken < 300) {
 		size_t n;
 
 		/* put while there is room (and buffers left), take what is done; take the oldest, waiting, when full */
-		if (put < 300 && statq_gzipper_pending(gzipper, NULL) < 4) {
+		if (put < 300 && statq_compressor_pending(compressor, NULL) < 4) {
 			/* a part with Huffman codes alone in two of three: none, the middle third, all of it, from the start */
 			data = test_buffer(put, &n);
-			statq_gzipper_put(gzipper, data, n, put % 3 == 1 ? n / 3 : 0, put % 3 == 1 ? 2 * n / 3 : put % 3 == 2 ? n : 0);
+			statq_compressor_put(compressor, data, n, put % 3 == 1 ? n / 3 : 0, put % 3 == 1 ? 2 * n / 3 : put % 3 == 2 ? n : 0);
 			put++;
-			pending = statq_gzipper_pending(gzipper, NULL);
+			pending = statq_compressor_pending(compressor, NULL);
 			most = pending > most ? (unsigned) pending : most;
 			continue;
 		}
-		if (!statq_gzipper_take(gzipper, put == 300 || statq_gzipper_pending(gzipper, NULL) == 4, &data, &length)) {
+		if (!statq_compressor_take(compressor, put == 300 || statq_compressor_pending(compressor, NULL) == 4, &data, &length)) {
 			continue;
 		}
 		{
 			char *expected = test_buffer(taken, &n);
 
-			if (!data || !test_gunzip_equals(data, length, expected, n)) {
+			if (!data || !(codec == STATQ_CODEC_ZSTD ? test_unzstd_equals(data, length, expected, n) : test_gunzip_equals(data, length, expected, n))) {
 				wrong++;
 			}
 			free(expected);
@@ -95,26 +111,29 @@ static void test_gzipper(void)
 		free(data);
 		taken++;
 	}
-	stat_unit_case("gzipper: 300 buffers (0 to 200 kB; a part, the whole or none with Huffman codes alone) come back in the order put, each inflating to exactly what was put",
-		wrong == 0 && taken == 300, "%u of %u wrong or out of order", wrong, taken);
-	stat_unit_case("gzipper: never more than 4 buffers between put and take", most == 4, "most %u", most);
+	snprintf(case_name, sizeof(case_name), "compressor, %s: 300 buffers (0 to 200 kB; a part, the whole or none with Huffman codes alone) come back "
+		"in the order put, each decompressing to exactly what was put", name);
+	stat_unit_case(case_name, wrong == 0 && taken == 300, "%u of %u wrong or out of order", wrong, taken);
+	snprintf(case_name, sizeof(case_name), "compressor, %s: never more than 4 buffers between put and take", name);
+	stat_unit_case(case_name, most == 4, "most %u", most);
 
 	{
 		size_t a, b, c;
 
 		data = test_buffer(1, &a);
-		statq_gzipper_put(gzipper, data, a, 0, 0);
+		statq_compressor_put(compressor, data, a, 0, 0);
 		data = test_buffer(2, &b);
-		statq_gzipper_put(gzipper, data, b, 0, 0);
+		statq_compressor_put(compressor, data, b, 0, 0);
 		data = test_buffer(3, &c);
-		statq_gzipper_put(gzipper, data, c, 0, 0);
-		pending = statq_gzipper_pending(gzipper, &bytes);
-		stat_unit_case("gzipper: pending counts the buffers put and not taken, and their bytes before compression",
-			pending == 3 && bytes == a + b + c, "%zu buffers, %zu bytes (expected 3, %zu)", pending, bytes, a + b + c);
+		statq_compressor_put(compressor, data, c, 0, 0);
+		pending = statq_compressor_pending(compressor, &bytes);
+		snprintf(case_name, sizeof(case_name), "compressor, %s: pending counts the buffers put and not taken, and their bytes before compression", name);
+		stat_unit_case(case_name, pending == 3 && bytes == a + b + c, "%zu buffers, %zu bytes (expected 3, %zu)", pending, bytes, a + b + c);
 	}
 	/* stopped with three not taken: they are freed, the worker joins */
-	statq_gzipper_stop(gzipper);
-	stat_unit_case("gzipper: stopped with buffers not taken back, it ends", true, "%s", "");
+	statq_compressor_stop(compressor);
+	snprintf(case_name, sizeof(case_name), "compressor, %s: stopped with buffers not taken back, it ends", name);
+	stat_unit_case(case_name, true, "%s", "");
 }
 
 /* ------------------------------------------------------------------ heads */
@@ -342,7 +361,8 @@ static void test_heads(size_t workers, const char *name)
 
 int main(void)
 {
-	test_gzipper();
+	test_compressor(STATQ_CODEC_GZIP, "gzip");
+	test_compressor(STATQ_CODEC_ZSTD, "zstd");
 	test_heads(2, "two workers");
 	test_heads(0, "no worker");
 	return stat_unit_done();

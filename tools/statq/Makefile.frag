@@ -1,7 +1,7 @@
 # statq, stat's command-line client, built beside the extension (config.m4
 # adds this fragment to the extension's Makefile).
 #
-# A plain `make` builds tools/statq/statq too (json-c and zlib are required,
+# A plain `make` builds tools/statq/statq too (json-c, zlib and libzstd are required,
 # hiredis optional: configure checks them), with configure's pkg-config.
 # `make install` installs stat.so into PHP's extension directory, as phpize's
 # Makefile does, and statq into /usr/local/bin: not into /usr/bin, which

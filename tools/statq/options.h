@@ -82,7 +82,8 @@ typedef struct _statq_options {
 	const char *pool;        /* ship: the pool label (default: the host name) */
 	int64_t     batch;       /* ship: samples per entry */
 	int64_t     buffer;      /* ship: MiB held while Redis is away */
-	bool        plain;       /* ship: entries not gzip-compressed */
+	bool        plain;       /* ship: entries not compressed */
+	bool        gzip;        /* ship: entries compressed with gzip, not zstd (v1's always are) */
 	bool        jsonl;       /* ship: entries of format v1 (stat's lines as they came), not v2 (packed) */
 	const char *consumer_group; /* aggregate: the consumer group */
 	const char *consumer;    /* aggregate: this consumer's name (default: the host name) */

@@ -5,7 +5,7 @@
  * Threads: every command runs on the main thread, which alone reads input,
  * counts, writes output and talks to Redis. Two commands start workers of
  * their own for CPU work alone: ship compresses its batches on one
- * (gzipper.h), aggregate decompresses and decodes entries on two
+ * (compressor.h), aggregate decompresses and decodes entries on two
  * (heads.h). Each worker touches only the jobs handed to it, under its
  * mutex, and blocks every signal. The only asynchronous code is the signal
  * handler, run on the main thread, which sets statq_interrupted and nothing

@@ -537,8 +537,9 @@ void statq_agg_entry(statq_agg *agg, const redisReply *item, const statq_heads_e
 			agg->lost += (uint64_t) lost;
 		}
 	}
-	if (slot->state == STATQ_HEADS_BAD_GZIP) {
-		statq_agg_malformed(agg, id->str, "its samples are not whole gzip data");
+	if (slot->state == STATQ_HEADS_BAD_GZIP || slot->state == STATQ_HEADS_BAD_ZSTD) {
+		statq_agg_malformed(agg, id->str, slot->state == STATQ_HEADS_BAD_GZIP ? "its samples are not whole gzip data"
+			: "its samples are not one whole zstd frame");
 		return;
 	}
 	if (slot->state != STATQ_HEADS_READY) {

@@ -15,6 +15,7 @@
 
 #include <json-c/json.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "heads.h"
 #include "../input/sample.h"
@@ -87,6 +88,39 @@ static ssize_t statq_heads_gunzip(statq_heads_entry *slot, const char *data, siz
 	return rc == Z_STREAM_END && zs.avail_in == 0 ? (ssize_t) out : -1;
 }
 
+/*
+ * Decompress one zstd frame into the slot; its length, or -1 when data is
+ * not one whole frame (nothing after it) or holds more than 512 MiB.
+ */
+static ssize_t statq_heads_unzstd(statq_heads_entry *slot, const char *data, size_t length)
+{
+	ZSTD_DCtx *dctx;
+	ZSTD_inBuffer in = {data, length, 0};
+	size_t rc = 1, out = 0;
+
+	if (ZSTD_findFrameCompressedSize(data, length) != length || !(dctx = ZSTD_createDCtx())) {
+		return -1;
+	}
+	while (rc != 0 && !ZSTD_isError(rc)) {
+		ZSTD_outBuffer buffer;
+
+		if (slot->inflated_capacity - out < 65536) {
+			slot->inflated_capacity = slot->inflated_capacity * 2 + (1 << 20);
+			slot->inflated = statq_realloc(slot->inflated, slot->inflated_capacity);
+		}
+		buffer.dst = slot->inflated;
+		buffer.size = slot->inflated_capacity;
+		buffer.pos = out;
+		rc = ZSTD_decompressStream(dctx, &buffer, &in);
+		out = buffer.pos;
+		if (out > (512u << 20) || (rc != 0 && in.pos == in.size && buffer.pos < buffer.size)) {
+			break;  /* more than 512 MiB from one entry (not ship's), or the frame ends early */
+		}
+	}
+	ZSTD_freeDCtx(dctx);
+	return rc == 0 && in.pos == in.size && out <= (512u << 20) ? (ssize_t) out : -1;
+}
+
 /* text as one JSON object (the whole of it), or NULL; json-c's default rules, as aggregate's. */
 json_object *statq_heads_parse(json_tokener *tokener, const char *text, size_t length)
 {
@@ -152,7 +186,7 @@ static void statq_heads_line(statq_heads_reader *reader, statq_heads_entry *slot
 static void statq_heads_read(statq_heads_reader *reader, const redisReply *item, statq_heads_entry *slot)
 {
 	const redisReply *fields, *version, *type, *encoding, *data;
-	const char *plain;
+	const char *plain, *rest;
 	size_t start;
 
 	slot->state = STATQ_HEADS_NONE;
@@ -171,22 +205,24 @@ static void statq_heads_read(statq_heads_reader *reader, const redisReply *item,
 	if (!version || !type || strcmp(type->str, "samples") != 0 || !encoding || !data) {
 		return;
 	}
-	/* v1: "jsonl" or "jsonl+gzip"; v2: "packed" or "packed+gzip" */
+	/* v1: "jsonl" or "jsonl+gzip"; v2: "packed", "packed+gzip" or "packed+zstd" */
 	slot->format = strcmp(version->str, "1") == 0 ? 1 : strcmp(version->str, "2") == 0 ? 2 : 0;
 	plain = slot->format == 1 ? "jsonl" : "packed";
 	if (slot->format == 0 || strncmp(encoding->str, plain, strlen(plain)) != 0) {
 		return;
 	}
-	if (strcmp(encoding->str + strlen(plain), "+gzip") == 0) {
-		ssize_t inflated = statq_heads_gunzip(slot, data->str, data->len);
+	rest = encoding->str + strlen(plain);
+	if (strcmp(rest, "+gzip") == 0 || (slot->format == 2 && strcmp(rest, "+zstd") == 0)) {
+		bool zstd = rest[1] == 'z';
+		ssize_t decompressed = zstd ? statq_heads_unzstd(slot, data->str, data->len) : statq_heads_gunzip(slot, data->str, data->len);
 
-		if (inflated < 0) {
-			slot->state = STATQ_HEADS_BAD_GZIP;
+		if (decompressed < 0) {
+			slot->state = zstd ? STATQ_HEADS_BAD_ZSTD : STATQ_HEADS_BAD_GZIP;
 			return;
 		}
 		slot->text = slot->inflated;
-		slot->length = (size_t) inflated;
-	} else if (encoding->str[strlen(plain)] == '\0') {
+		slot->length = (size_t) decompressed;
+	} else if (*rest == '\0') {
 		slot->text = data->str;
 		slot->length = data->len;
 	} else {

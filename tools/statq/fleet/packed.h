@@ -37,9 +37,10 @@
  * come in three sections: every piece, then every tail, then the samples
  * in the order it read them. The tails are most of an entry's numbers, and
  * deflate spends more on numbers than on any other text for what it finds
- * to repeat there: gzipped alone with Huffman codes (gzipper.h), at
+ * to repeat there: gzipped alone with Huffman codes (compressor.h), at
  * 1,000 samples an entry, the tails cost half as much CPU for about the
- * same bytes (bench/RESULTS-fleet.md).
+ * same bytes (bench/RESULTS-fleet.md). zstd, ship's default, takes the
+ * whole text alike.
  *
  * A line's tail is what statq_sample_split finds (sample.h): from its first
  * frames' key ("location", "symbol", ...) to its end, without the comma
@@ -96,7 +97,7 @@ size_t statq_packer_length(const statq_packer *packer);
  * empty); the next sample starts a new batch. Its records come in three
  * sections: every piece, then every tail (text[*tails_at .. *tails_end):
  * numbers, which gzip compresses faster with Huffman codes alone,
- * gzipper.h), then the samples in the order they were added.
+ * compressor.h), then the samples in the order they were added.
  */
 char *statq_packer_take(statq_packer *packer, size_t *length, size_t *tails_at, size_t *tails_end);
 
