@@ -160,9 +160,15 @@ $redis->cmd(array_merge(['XADD', 'stat:bad', '*'], $bad($records, true)));
 $redis->cmd(array_merge(['XADD', 'stat:bad', '*'], $bad(['x', 'p 0 1 1 0 - {}'], false)));
 $redis->cmd(array_merge(['XADD', 'stat:bad', '*'], array_replace($bad([], false), [19 => 'not gzip'], [17 => 'packed+gzip'])));
 $redis->cmd(array_merge(['XADD', 'stat:bad', '*'], array_replace($bad($records, false), [17 => 'jsonl'])));
-/* zstd: one whole frame is read; anything else (not zstd, a frame and more, a frame cut short) is a malformed entry */
+/*
+ * zstd: one whole frame is read; anything else (not zstd, a frame and more,
+ * a frame cut short, a frame that asks for a 128 MiB window) is a malformed entry
+ */
 $frame = fleet_zstd(implode("\n", array_slice($records, 0, 6)) . "\n");
-foreach ([$frame, 'not zstd', "$frame\0", substr($frame, 0, -3)] as $data) {
+$wide = fleet_zstd(implode("\n", array_slice($records, 0, 6)) . "\n", 27);
+printf("the wide frame: zstd reads it with --long=27: %s, not within 16 MiB: %s\n", fleet_unzstd($wide, ['--long=27']) !== null ? 'yes' : 'no',
+    fleet_unzstd($wide, ['--memory=16MB']) === null ? 'yes' : 'no');
+foreach ([$frame, 'not zstd', "$frame\0", substr($frame, 0, -3), $wide] as $data) {
     $redis->cmd(array_merge(['XADD', 'stat:bad', '*'], array_replace($bad([], false), [17 => 'packed+zstd', 19 => $data])));
 }
 [$code, $out, $err] = statq_run(['aggregate', '--redis', $redis->url(), '--stream', 'stat:bad', '--group', 'g', '--dir', "$dir/bad", '--once']);
@@ -181,12 +187,14 @@ aggregate plain: exit 0, every sample; daily all = fold: yes, hourly all: yes, t
 running, first half on disk: yes
 then the rest, merged: yes
 stopped: exit 0, pending 0
+the wide frame: zstd reads it with --long=27: yes, not within 16 MiB: yes
 statq: aggregate: entry ID of stat:bad: skipped 14 malformed lines
 statq: aggregate: skipped entry ID of stat:bad: none of its lines is a stat sample (acknowledged; it will not be read again)
 statq: aggregate: skipped entry ID of stat:bad: its samples are not whole gzip data (acknowledged; it will not be read again)
 statq: aggregate: skipped entry ID of stat:bad: an unknown encoding (acknowledged; it will not be read again)
-statq: aggregate: skipped entry ID of stat:bad: its samples are not one whole zstd frame (acknowledged; it will not be read again)
-statq: aggregate: skipped entry ID of stat:bad: its samples are not one whole zstd frame (acknowledged; it will not be read again)
-statq: aggregate: skipped entry ID of stat:bad: its samples are not one whole zstd frame (acknowledged; it will not be read again)
-statq: aggregate: 8 entries, 5 samples (weighted 5) written to DIR; 6 malformed entries, 16 malformed lines skipped; 0 samples dropped by ship, 0 lost by stat, 0 entries trimmed before they were read
+statq: aggregate: skipped entry ID of stat:bad: its samples are not one whole zstd frame with a window of at most 16 MiB (acknowledged; it will not be read again)
+statq: aggregate: skipped entry ID of stat:bad: its samples are not one whole zstd frame with a window of at most 16 MiB (acknowledged; it will not be read again)
+statq: aggregate: skipped entry ID of stat:bad: its samples are not one whole zstd frame with a window of at most 16 MiB (acknowledged; it will not be read again)
+statq: aggregate: skipped entry ID of stat:bad: its samples are not one whole zstd frame with a window of at most 16 MiB (acknowledged; it will not be read again)
+statq: aggregate: 9 entries, 5 samples (weighted 5) written to DIR; 7 malformed entries, 16 malformed lines skipped; 0 samples dropped by ship, 0 lost by stat, 0 entries trimmed before they were read
 exit 0; daily all: {"m":4,"w":1}

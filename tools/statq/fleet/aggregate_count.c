@@ -539,7 +539,7 @@ void statq_agg_entry(statq_agg *agg, const redisReply *item, const statq_heads_e
 	}
 	if (slot->state == STATQ_HEADS_BAD_GZIP || slot->state == STATQ_HEADS_BAD_ZSTD) {
 		statq_agg_malformed(agg, id->str, slot->state == STATQ_HEADS_BAD_GZIP ? "its samples are not whole gzip data"
-			: "its samples are not one whole zstd frame");
+			: "its samples are not one whole zstd frame with a window of at most 16 MiB");
 		return;
 	}
 	if (slot->state != STATQ_HEADS_READY) {

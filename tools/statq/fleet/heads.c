@@ -21,6 +21,7 @@
 #include "../input/sample.h"
 
 #define STATQ_HEADS_AHEAD 4
+#define STATQ_HEADS_ZSTD_WINDOW 24   /* the largest zstd window an entry may ask for, log2: 16 MiB */
 
 /* What one reading thread keeps: its tokener and a buffer for a head. */
 typedef struct _statq_heads_reader {
@@ -90,7 +91,9 @@ static ssize_t statq_heads_gunzip(statq_heads_entry *slot, const char *data, siz
 
 /*
  * Decompress one zstd frame into the slot; its length, or -1 when data is
- * not one whole frame (nothing after it) or holds more than 512 MiB.
+ * not one whole frame (nothing after it), holds more than 512 MiB, or asks
+ * for a window over STATQ_HEADS_ZSTD_WINDOW (ship's level 1 asks for at
+ * most 512 KiB; a larger one would only cost a worker that much memory).
  */
 static ssize_t statq_heads_unzstd(statq_heads_entry *slot, const char *data, size_t length)
 {
@@ -99,6 +102,10 @@ static ssize_t statq_heads_unzstd(statq_heads_entry *slot, const char *data, siz
 	size_t rc = 1, out = 0;
 
 	if (ZSTD_findFrameCompressedSize(data, length) != length || !(dctx = ZSTD_createDCtx())) {
+		return -1;
+	}
+	if (ZSTD_isError(ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, STATQ_HEADS_ZSTD_WINDOW))) {
+		ZSTD_freeDCtx(dctx);
 		return -1;
 	}
 	while (rc != 0 && !ZSTD_isError(rc)) {

@@ -34,7 +34,7 @@
 typedef enum {
 	STATQ_HEADS_NONE = 0,  /* not a "samples" entry with its fields: the caller looks at it */
 	STATQ_HEADS_BAD_GZIP,  /* "jsonl+gzip" or "packed+gzip" whose samples are not whole gzip data */
-	STATQ_HEADS_BAD_ZSTD,  /* "packed+zstd" whose samples are not one whole zstd frame */
+	STATQ_HEADS_BAD_ZSTD,  /* "packed+zstd" whose samples are not one whole zstd frame, or ask for too wide a window */
 	STATQ_HEADS_READY      /* text and lines (v1) or packed (v2) are filled */
 } statq_heads_state;
 
