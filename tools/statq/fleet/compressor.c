@@ -99,13 +99,13 @@ static void *statq_compressor_work(void *argument)
 	statq_compressor *compressor = argument;
 	z_stream zs;
 	ZSTD_CCtx *cctx = NULL;
-	bool ready;
+	bool deflating = false;   /* zs is ready (gzip) */
 
 	memset(&zs, 0, sizeof(zs));
 	if (compressor->codec == STATQ_CODEC_ZSTD) {
-		ready = (cctx = ZSTD_createCCtx()) != NULL;
+		cctx = ZSTD_createCCtx();
 	} else {
-		ready = deflateInit2(&zs, compressor->level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK;
+		deflating = deflateInit2(&zs, compressor->level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK;
 	}
 	pthread_mutex_lock(&compressor->mutex);
 	for (;;) {
@@ -122,9 +122,10 @@ static void *statq_compressor_work(void *argument)
 		job = &compressor->jobs[compressor->done % compressor->most];
 		pthread_mutex_unlock(&compressor->mutex);
 
-		if (ready && cctx) {
+		/* (neither ready: out stays NULL, the codec failed) */
+		if (cctx) {
 			out = statq_compressor_zstd(cctx, compressor->level, job->in, job->in_length, &out_length);
-		} else if (ready) {
+		} else if (deflating) {
 			out = statq_compressor_gzip(&zs, compressor->level, job->in, job->in_length, job->plain_at, job->plain_end, &out_length);
 		}
 
@@ -137,9 +138,8 @@ static void *statq_compressor_work(void *argument)
 		pthread_cond_signal(&compressor->change);
 	}
 	pthread_mutex_unlock(&compressor->mutex);
-	if (cctx) {
-		ZSTD_freeCCtx(cctx);
-	} else if (ready) {
+	ZSTD_freeCCtx(cctx);
+	if (deflating) {
 		deflateEnd(&zs);
 	}
 	return NULL;

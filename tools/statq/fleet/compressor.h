@@ -3,14 +3,13 @@
  * in order.
  *
  * ship reads and checks stat's stream on its main thread; compressing a
- * batch (with gzip, a third of its CPU; with zstd, a tenth) is done here
+ * batch (with gzip, a third of its CPU; with zstd, a fifth) is done here
  * meanwhile, on the machine's other core. The caller hands a buffer over
  * with statq_compressor_put (the compressor frees it) and takes the results
  * back with statq_compressor_take, in the order they were put. At most
- * `most` buffers are between put and take
- * (the caller takes one back, waiting for it if need be, before putting
- * another): that bounds the memory, and the only wait is for the compressing
- * itself (CPU, no I/O).
+ * `most` buffers are between put and take (the caller takes one back,
+ * waiting for it if need be, before putting another): that bounds the
+ * memory, and the only wait is for the compressing itself (CPU, no I/O).
  *
  * Threads: one caller thread (put, take, pending, stop) and the worker,
  * which blocks every signal (they go to the caller's thread) and touches

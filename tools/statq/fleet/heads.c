@@ -22,10 +22,16 @@
 
 #define STATQ_HEADS_AHEAD 4
 #define STATQ_HEADS_ZSTD_WINDOW 24   /* the largest zstd window an entry may ask for, log2: 16 MiB */
+#define STATQ_HEADS_MOST (512u << 20)  /* the most one entry may decompress to (not ship's: it is far less) */
 
-/* What one reading thread keeps: its tokener and a buffer for a head. */
+/*
+ * What one reading thread keeps: its tokener, its zstd context (made once,
+ * with the window bound set; NULL when libzstd could not make it: each
+ * zstd entry is then bad) and a buffer for a head.
+ */
 typedef struct _statq_heads_reader {
 	json_tokener *tokener;
+	ZSTD_DCtx    *dctx;
 	char         *split;
 	size_t        split_capacity;
 } statq_heads_reader;
@@ -59,6 +65,15 @@ const redisReply *statq_heads_field(const redisReply *fields, const char *name)
 	return NULL;
 }
 
+/* Room in the slot's buffer for at least 64 kB more after its first `out` bytes. */
+static void statq_heads_room(statq_heads_entry *slot, size_t out)
+{
+	if (slot->inflated_capacity - out < 65536) {
+		slot->inflated_capacity = slot->inflated_capacity * 2 + (1 << 20);
+		slot->inflated = statq_realloc(slot->inflated, slot->inflated_capacity);
+	}
+}
+
 /* Inflate gzip data into the slot; its length, or -1 when it is not whole gzip. */
 static ssize_t statq_heads_gunzip(statq_heads_entry *slot, const char *data, size_t length)
 {
@@ -73,15 +88,12 @@ static ssize_t statq_heads_gunzip(statq_heads_entry *slot, const char *data, siz
 	zs.next_in = (Bytef *) data;
 	zs.avail_in = (uInt) length;
 	do {
-		if (slot->inflated_capacity - out < 65536) {
-			slot->inflated_capacity = slot->inflated_capacity * 2 + (1 << 20);
-			slot->inflated = statq_realloc(slot->inflated, slot->inflated_capacity);
-		}
+		statq_heads_room(slot, out);
 		zs.next_out = (Bytef *) slot->inflated + out;
 		zs.avail_out = (uInt) (slot->inflated_capacity - out);
 		rc = inflate(&zs, Z_NO_FLUSH);
 		out = slot->inflated_capacity - zs.avail_out;
-		if (out > (512u << 20)) {
+		if (out > STATQ_HEADS_MOST) {
 			rc = Z_DATA_ERROR;  /* more than 512 MiB from one entry: not ship's */
 		}
 	} while (rc == Z_OK);
@@ -90,42 +102,51 @@ static ssize_t statq_heads_gunzip(statq_heads_entry *slot, const char *data, siz
 }
 
 /*
- * Decompress one zstd frame into the slot; its length, or -1 when data is
- * not one whole frame (nothing after it), holds more than 512 MiB, or asks
- * for a window over STATQ_HEADS_ZSTD_WINDOW (ship's level 1 asks for at
- * most 512 KiB; a larger one would only cost a worker that much memory).
+ * A zstd context for a reader: the window an entry may ask for bounded by
+ * STATQ_HEADS_ZSTD_WINDOW (ship's level 1 asks for at most 512 KiB; a
+ * larger one would only cost a worker that much memory). NULL when it
+ * cannot be made so.
  */
-static ssize_t statq_heads_unzstd(statq_heads_entry *slot, const char *data, size_t length)
+static ZSTD_DCtx *statq_heads_dctx(void)
 {
-	ZSTD_DCtx *dctx;
+	ZSTD_DCtx *dctx = ZSTD_createDCtx();
+
+	if (dctx && ZSTD_isError(ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, STATQ_HEADS_ZSTD_WINDOW))) {
+		ZSTD_freeDCtx(dctx);
+		return NULL;
+	}
+	return dctx;
+}
+
+/*
+ * Decompress one zstd frame into the slot with the reader's context; its
+ * length, or -1 when data is not one whole frame (nothing after it), holds
+ * more than 512 MiB, or asks for too wide a window (statq_heads_dctx).
+ */
+static ssize_t statq_heads_unzstd(ZSTD_DCtx *dctx, statq_heads_entry *slot, const char *data, size_t length)
+{
 	ZSTD_inBuffer in = {data, length, 0};
 	size_t rc = 1, out = 0;
 
-	if (ZSTD_findFrameCompressedSize(data, length) != length || !(dctx = ZSTD_createDCtx())) {
+	if (!dctx || ZSTD_findFrameCompressedSize(data, length) != length) {
 		return -1;
 	}
-	if (ZSTD_isError(ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, STATQ_HEADS_ZSTD_WINDOW))) {
-		ZSTD_freeDCtx(dctx);
-		return -1;
-	}
+	/* (what an earlier entry that failed left in it is let go; the window bound stays) */
+	ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
 	while (rc != 0 && !ZSTD_isError(rc)) {
 		ZSTD_outBuffer buffer;
 
-		if (slot->inflated_capacity - out < 65536) {
-			slot->inflated_capacity = slot->inflated_capacity * 2 + (1 << 20);
-			slot->inflated = statq_realloc(slot->inflated, slot->inflated_capacity);
-		}
+		statq_heads_room(slot, out);
 		buffer.dst = slot->inflated;
 		buffer.size = slot->inflated_capacity;
 		buffer.pos = out;
 		rc = ZSTD_decompressStream(dctx, &buffer, &in);
 		out = buffer.pos;
-		if (out > (512u << 20) || (rc != 0 && in.pos == in.size && buffer.pos < buffer.size)) {
+		if (out > STATQ_HEADS_MOST || (rc != 0 && in.pos == in.size && buffer.pos < buffer.size)) {
 			break;  /* more than 512 MiB from one entry (not ship's), or the frame ends early */
 		}
 	}
-	ZSTD_freeDCtx(dctx);
-	return rc == 0 && in.pos == in.size && out <= (512u << 20) ? (ssize_t) out : -1;
+	return rc == 0 && in.pos == in.size && out <= STATQ_HEADS_MOST ? (ssize_t) out : -1;
 }
 
 /* text as one JSON object (the whole of it), or NULL; json-c's default rules, as aggregate's. */
@@ -221,7 +242,8 @@ static void statq_heads_read(statq_heads_reader *reader, const redisReply *item,
 	rest = encoding->str + strlen(plain);
 	if (strcmp(rest, "+gzip") == 0 || (slot->format == 2 && strcmp(rest, "+zstd") == 0)) {
 		bool zstd = rest[1] == 'z';
-		ssize_t decompressed = zstd ? statq_heads_unzstd(slot, data->str, data->len) : statq_heads_gunzip(slot, data->str, data->len);
+		ssize_t decompressed = zstd ? statq_heads_unzstd(reader->dctx, slot, data->str, data->len)
+			: statq_heads_gunzip(slot, data->str, data->len);
 
 		if (decompressed < 0) {
 			slot->state = zstd ? STATQ_HEADS_BAD_ZSTD : STATQ_HEADS_BAD_GZIP;
@@ -323,6 +345,7 @@ statq_heads *statq_heads_start(size_t workers)
 	heads->readers_count = workers + 1;
 	for (i = 0; i < heads->readers_count; i++) {
 		heads->readers[i].tokener = json_tokener_new();
+		heads->readers[i].dctx = statq_heads_dctx();
 	}
 
 	/* workers inherit a mask with every signal blocked: SIGINT and SIGTERM reach the caller's thread */
@@ -404,6 +427,7 @@ void statq_heads_stop(statq_heads *heads)
 	}
 	for (i = 0; i < heads->readers_count; i++) {
 		json_tokener_free(heads->readers[i].tokener);
+		ZSTD_freeDCtx(heads->readers[i].dctx);
 		free(heads->readers[i].split);
 	}
 	for (i = 0; i < STATQ_HEADS_AHEAD; i++) {
