@@ -1,23 +1,42 @@
 /*
- * task.h: a thread's scheduling state, read from its /proc/PID/task/TID/stat,
- * and a process's start time, from its /proc/PID/stat.
+ * task.h: whether a thread may be sampled for the CPU it used, read from
+ * its /proc/PID/task/TID/status, and a process's start time, from its
+ * /proc/PID/stat.
  *
- * Plain C, no state of its own: used by the request sampler's thread
- * (sampler.c) and the pool sampler (pool.c), each with a descriptor it
- * opened and keeps (the file is readable by anyone); the start time by a
- * request thread claiming a place (pool_client.c) and the pool sampler.
+ * Plain C: used by the request sampler's thread (sampler.c) and the pool
+ * sampler (pool.c), each with a descriptor it opened and keeps (the file is
+ * readable by anyone) and the stat_task_look it keeps with it (the caller's,
+ * touched by one thread); the start time by a request thread claiming a
+ * place (pool_client.c) and the pool sampler.
  */
 #ifndef STAT_TASK_H
 #define STAT_TASK_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+/* What the last look at a thread saw, for the next (stat_task_ran): zeroed, nothing seen yet. */
+typedef struct _stat_task_look {
+	uint64_t voluntary;   /* its switches off a CPU to sleep or wait, then */
+	uint64_t involuntary; /* its switches off a CPU taken by the scheduler, then */
+	uint64_t cpu;         /* its CPU time then (ns, the caller's clock of it) */
+	bool     seen;        /* a look was taken */
+	bool     slept;       /* as far as the looks tell, it has not run since it last slept or waited */
+} stat_task_look;
 
 /*
- * Whether the thread whose stat file `fd` is (-1: none) is running or
- * waiting only for a CPU (state R), not sleeping or blocked. True when it
- * cannot be told: a tick is then taken as if it ran.
+ * Whether a tick due on the CPU clock may sample the thread whose status
+ * file `fd` is (-1: none) now, its CPU time `cpu` (ns): it is running, or
+ * waiting for a CPU the scheduler took from it (its stack is where its CPU
+ * went); not when it sleeps or is blocked, nor when it was woken and has
+ * not run since (its stack is still where it waited: usleep(), I/O).
+ * `clock` (NULL: none) is the thread's CPU clock where reading it counts a
+ * running thread's time to the moment (in its own process), `cpu` read from
+ * it or from whatever clock the caller has. True when it cannot be told: a
+ * tick is then taken as if it ran.
  */
-bool stat_task_runs(int fd);
+bool stat_task_ran(int fd, stat_task_look *look, uint64_t cpu, const clockid_t *clock);
 
 /*
  * The start time of process `pid` (0: this process), in clock ticks since

@@ -151,17 +151,20 @@ static int stat_pool_task_open(int fd, const stat_place_view *view, const char *
 }
 
 /*
- * Pool process: whether the place's thread is running or waiting only for
- * a CPU (state R), not sleeping; true when it cannot be told. Its
- * /proc/PID/task/TID/stat is opened once per owner (readable by anyone).
+ * Pool process: whether the place's thread, its CPU time `cpu`, is running,
+ * or waiting for a CPU the scheduler took from it, not sleeping, blocked, or
+ * woken and not run since (stat_task_ran); true when it cannot be told. Its
+ * /proc/PID/task/TID/status is opened once per owner (readable by anyone).
  */
-static bool stat_pool_thread_runs(stat_pool_slot *slot, const stat_place_view *view)
+static bool stat_pool_thread_runs(stat_pool_slot *slot, const stat_place_view *view, uint64_t cpu)
 {
 	if (slot->task_stat_owner != view->owner) {
-		slot->task_stat = stat_pool_task_open(slot->task_stat, view, "stat");
+		slot->task_stat = stat_pool_task_open(slot->task_stat, view, "status");
 		slot->task_stat_owner = view->owner;
+		memset(&slot->task_look, 0, sizeof(slot->task_look));
 	}
-	return stat_task_runs(slot->task_stat);
+	/* (no clock that counts a running thread to the moment: a process's clock read from another counts it at ticks) */
+	return stat_task_ran(slot->task_stat, &slot->task_look, cpu, NULL);
 }
 
 /*
@@ -303,7 +306,7 @@ static bool stat_pool_cpu_due(stat_pool_state *state, stat_pool_slot *slot, cons
 		slot->credit += rate * span;
 	}
 	whole = slot->credit / STAT_POOL_CREDIT_ONE;
-	if (whole == 0 || !stat_pool_thread_runs(slot, view)) {
+	if (whole == 0 || !stat_pool_thread_runs(slot, view, cpu)) {
 		return false;
 	}
 	slot->credit -= whole * STAT_POOL_CREDIT_ONE;

@@ -26,6 +26,7 @@
 #include "../sampler/frame.h"
 #include "../sampler/share.h"
 #include "../listener/sample.h"
+#include "../common/task.h"
 
 /* one interval of CPU time in a request's credit (stat_pool_cpu_due): a fixed point */
 #define STAT_POOL_CREDIT_ONE 65536ULL
@@ -42,8 +43,9 @@ typedef struct _stat_pool_slot {
 	int                pidfd;   /* the owner's pidfd while it is read by pid (-1: none) */
 	uint64_t           serial;  /* the request the reader is aimed at (the place's serial) */
 	stat_frame_reader *reader;  /* made at the first sample of the place */
-	int                task_stat;        /* the owner thread's /proc/PID/task/TID/stat (-1: none) */
+	int                task_stat;        /* the owner thread's /proc/PID/task/TID/status (-1: none) */
 	uint64_t           task_stat_owner;  /* the owner it was opened for */
+	stat_task_look     task_look;        /* ... what the last look at it saw (stat_task_ran) */
 	uint64_t           cpu_serial;       /* on the CPU clock: the request counted (the place's serial) */
 	uint64_t           cpu_seen;         /* ... its process's CPU time when last seen */
 	uint64_t           wall_seen;        /* ... and the time then */

@@ -56,6 +56,7 @@ void stat_pool_forget(stat_pool_state *state, int place)
 	slot->readv = false;
 	slot->chosen = 0;
 	slot->task_stat_owner = 0;
+	memset(&slot->task_look, 0, sizeof(slot->task_look));
 	slot->owner = 0;
 	slot->serial = 0;
 	slot->opened = 0;

@@ -105,7 +105,8 @@ struct _stat_sampler {
 	clockid_t          cpu_clock;       /* R: the request thread's CPU clock (S reads it on the cpu clock) */
 	bool               cpu_clock_ok;
 	pid_t              tid;             /* R: the request thread */
-	int                task_stat;       /* R opens: its /proc/self/task/TID/stat (its scheduling state), or -1; S reads */
+	int                task_stat;       /* R opens: its /proc/self/task/TID/status (its scheduling state), or -1; S reads */
+	stat_task_look     task_look;       /* S: what its last look at that state saw (R zeroes it with a new thread) */
 	uint64_t           random;          /* S: the state that draws the phase of each request's first tick (seeded by R at creation) */
 	int                follow;          /* S: the CPU the thread was last moved to (-1: none; -2: it does not follow) */
 	stat_sampler_share share;           /* S: its own cost, which bounds how soon it wakes again (share.h) */
@@ -449,14 +450,15 @@ static bool stat_sampler_cpu_now(stat_sampler *sampler, uint64_t *ns)
 }
 
 /*
- * Whether the request thread is running or waiting only for a CPU (state R
- * in /proc), not sleeping or blocked: on the CPU clock a tick that falls
- * due just as the thread goes to sleep (usleep, I/O) waits for it to run
- * again, so that waiting is not sampled. True when it cannot be told.
+ * Whether the request thread, its CPU time `cpu`, is running, or waiting for
+ * a CPU the scheduler took from it, not sleeping, blocked, or woken and not
+ * run since (stat_task_ran): on the CPU clock a tick that falls due just as
+ * the thread goes to sleep (usleep, I/O) waits for it to run again, so that
+ * waiting is not sampled. True when it cannot be told.
  */
-static bool stat_sampler_thread_runs(stat_sampler *sampler)
+static bool stat_sampler_thread_runs(stat_sampler *sampler, uint64_t cpu)
 {
-	return stat_task_runs(sampler->task_stat);
+	return stat_task_ran(sampler->task_stat, &sampler->task_look, cpu, sampler->cpu_clock_ok ? &sampler->cpu_clock : NULL);
 }
 
 /*
@@ -482,7 +484,7 @@ static void stat_sampler_cpu_round(stat_sampler *sampler, uint64_t interval, uin
 		phase %= interval;
 		*last = cpu > phase ? cpu - phase : 1;
 	}
-	if (cpu - *last >= interval && stat_sampler_thread_runs(sampler)) {
+	if (cpu - *last >= interval && stat_sampler_thread_runs(sampler, cpu)) {
 		uint64_t missed = (cpu - *last) / interval - 1;
 
 		/* as on the wall clock, ticks that are overdue are skipped, not replayed: PHP ran in each (it is its CPU time) */
@@ -751,8 +753,9 @@ bool stat_sampler_start(stat_sampler *sampler, uint64_t (*record)(void), uint64_
 			close(sampler->task_stat);
 		}
 		sampler->tid = (pid_t) syscall(SYS_gettid);
-		snprintf(path, sizeof(path), "/proc/self/task/%ld/stat", (long) sampler->tid);
+		snprintf(path, sizeof(path), "/proc/self/task/%ld/status", (long) sampler->tid);
 		sampler->task_stat = open(path, O_RDONLY | O_CLOEXEC);
+		memset(&sampler->task_look, 0, sizeof(sampler->task_look));
 	}
 	sampler->pid = getpid();
 	sampler->request = record();
