@@ -1,6 +1,7 @@
 /*
  * task.h: whether a thread may be sampled for the CPU it used, read from
- * its /proc/PID/task/TID/status, and a process's start time, from its
+ * its /proc/PID/task/TID/status (and schedstat), and a process's start
+ * time, from its
  * /proc/PID/stat.
  *
  * Plain C: used by the request sampler's thread (sampler.c) and the pool
@@ -21,22 +22,25 @@ typedef struct _stat_task_look {
 	uint64_t voluntary;   /* its switches off a CPU to sleep or wait, then */
 	uint64_t involuntary; /* its switches off a CPU taken by the scheduler, then */
 	uint64_t cpu;         /* its CPU time then (ns, the caller's clock of it) */
+	uint64_t base;        /* its arrivals on a CPU less its departures while off one (when based) */
+	bool     based;       /* base was learnt (the thread was seen asleep) */
 	bool     seen;        /* a look was taken */
 	bool     slept;       /* as far as the looks tell, it has not run since it last slept or waited */
 } stat_task_look;
 
 /*
  * Whether a tick due on the CPU clock may sample the thread whose status
- * file `fd` is (-1: none) now, its CPU time `cpu` (ns): it is running, or
- * waiting for a CPU the scheduler took from it (its stack is where its CPU
- * went); not when it sleeps or is blocked, nor when it was woken and has
- * not run since (its stack is still where it waited: usleep(), I/O).
- * `clock` (NULL: none) is the thread's CPU clock where reading it counts a
- * running thread's time to the moment (in its own process), `cpu` read from
- * it or from whatever clock the caller has. True when it cannot be told: a
- * tick is then taken as if it ran.
+ * file `status` is (-1: none) now, its CPU time `cpu` (ns): it is running,
+ * or waiting for a CPU the scheduler took from it (its stack is where its
+ * CPU went); not when it sleeps or is blocked, nor when it was woken and
+ * has not run since (its stack is still where it waited: usleep(), I/O).
+ * Whether it runs on another CPU than the caller's is told by `clock`, the
+ * thread's CPU clock where reading it counts a running thread's time to the
+ * moment (in its own process; NULL: none), else by its schedstat file
+ * `schedstat` (-1: none). True when it cannot be told: a tick is then taken
+ * as if it ran.
  */
-bool stat_task_ran(int fd, stat_task_look *look, uint64_t cpu, const clockid_t *clock);
+bool stat_task_ran(int status, int schedstat, stat_task_look *look, uint64_t cpu, const clockid_t *clock);
 
 /*
  * The start time of process `pid` (0: this process), in clock ticks since

@@ -154,17 +154,19 @@ static int stat_pool_task_open(int fd, const stat_place_view *view, const char *
  * Pool process: whether the place's thread, its CPU time `cpu`, is running,
  * or waiting for a CPU the scheduler took from it, not sleeping, blocked, or
  * woken and not run since (stat_task_ran); true when it cannot be told. Its
- * /proc/PID/task/TID/status is opened once per owner (readable by anyone).
+ * /proc/PID/task/TID/status and schedstat are opened once per owner
+ * (readable by anyone): no clock readable here counts a running thread's
+ * time to the moment (a process's counts it at the scheduler's ticks).
  */
 static bool stat_pool_thread_runs(stat_pool_slot *slot, const stat_place_view *view, uint64_t cpu)
 {
 	if (slot->task_stat_owner != view->owner) {
 		slot->task_stat = stat_pool_task_open(slot->task_stat, view, "status");
+		slot->task_schedstat = stat_pool_task_open(slot->task_schedstat, view, "schedstat");
 		slot->task_stat_owner = view->owner;
 		memset(&slot->task_look, 0, sizeof(slot->task_look));
 	}
-	/* (no clock that counts a running thread to the moment: a process's clock read from another counts it at ticks) */
-	return stat_task_ran(slot->task_stat, &slot->task_look, cpu, NULL);
+	return stat_task_ran(slot->task_stat, slot->task_schedstat, &slot->task_look, cpu, NULL);
 }
 
 /*
@@ -581,6 +583,7 @@ static void stat_pool_main(int alive, int socket)
 	for (i = 0; i < STAT_PLACES_COUNT; i++) {
 		state->slots[i].mem = -1;
 		state->slots[i].task_stat = -1;
+		state->slots[i].task_schedstat = -1;
 		state->slots[i].pidfd = -1;
 		state->slots[i].schedstat = -1;
 	}

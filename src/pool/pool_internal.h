@@ -45,7 +45,8 @@ typedef struct _stat_pool_slot {
 	stat_frame_reader *reader;  /* made at the first sample of the place */
 	int                task_stat;        /* the owner thread's /proc/PID/task/TID/status (-1: none) */
 	uint64_t           task_stat_owner;  /* the owner it was opened for */
-	stat_task_look     task_look;        /* ... what the last look at it saw (stat_task_ran) */
+	int                task_schedstat;   /* ... and its /proc/PID/task/TID/schedstat (-1: none) */
+	stat_task_look     task_look;        /* ... what the last look at them saw (stat_task_ran) */
 	uint64_t           cpu_serial;       /* on the CPU clock: the request counted (the place's serial) */
 	uint64_t           cpu_seen;         /* ... its process's CPU time when last seen */
 	uint64_t           wall_seen;        /* ... and the time then */

@@ -42,6 +42,9 @@ void stat_pool_forget(stat_pool_state *state, int place)
 	if (slot->task_stat >= 0) {
 		close(slot->task_stat);
 	}
+	if (slot->task_schedstat >= 0) {
+		close(slot->task_schedstat);
+	}
 	if (slot->pidfd >= 0) {
 		close(slot->pidfd);
 	}
@@ -50,6 +53,7 @@ void stat_pool_forget(stat_pool_state *state, int place)
 	}
 	slot->mem = -1;
 	slot->task_stat = -1;
+	slot->task_schedstat = -1;
 	slot->pidfd = -1;
 	slot->schedstat = -1;
 	slot->process = 0;

@@ -458,7 +458,7 @@ static bool stat_sampler_cpu_now(stat_sampler *sampler, uint64_t *ns)
  */
 static bool stat_sampler_thread_runs(stat_sampler *sampler, uint64_t cpu)
 {
-	return stat_task_ran(sampler->task_stat, &sampler->task_look, cpu, sampler->cpu_clock_ok ? &sampler->cpu_clock : NULL);
+	return stat_task_ran(sampler->task_stat, -1, &sampler->task_look, cpu, sampler->cpu_clock_ok ? &sampler->cpu_clock : NULL);
 }
 
 /*
