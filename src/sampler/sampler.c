@@ -450,11 +450,8 @@ static bool stat_sampler_cpu_now(stat_sampler *sampler, uint64_t *ns)
 }
 
 /*
- * Whether the request thread, its CPU time `cpu`, is running, or waiting for
- * a CPU the scheduler took from it, not sleeping, blocked, or woken and not
- * run since (stat_task_ran): on the CPU clock a tick that falls due just as
- * the thread goes to sleep (usleep, I/O) waits for it to run again, so that
- * waiting is not sampled. True when it cannot be told.
+ * Whether the request thread (CPU time `cpu`) runs or was preempted, not asleep nor woken and not
+ * run since (stat_task_ran; its clock tells if it runs elsewhere): a due CPU tick waits for that.
  */
 static bool stat_sampler_thread_runs(stat_sampler *sampler, uint64_t cpu)
 {
