@@ -72,16 +72,20 @@ static bool stat_task_arrivals(int fd, uint64_t *arrivals)
  *     waking: it has not run since it woke, or it runs now on another CPU
  *     than the sampler's (the sampler is not always on PHP's: it follows
  *     the CPU its last sample saw, and not at all before Linux 6.12);
- *   neither: as at the last look, unless its CPU time grew (it ran since,
- *     without leaving the CPU: it runs).
+ *   neither: as at the last look, unless it runs now (its CPU time grew,
+ *     or it is on a CPU: it arrived there since, without leaving it).
  * Whether it runs now on another CPU: its CPU clock read again grows, where
  * that clock counts a running thread's time to the moment (`clock`: a
  * thread's, read in its own process: the request sampler); else (the pool
  * sampler: a process's clock read from another counts it at the scheduler's
  * ticks) its arrivals on a CPU (`schedstat`'s third field) against its
  * departures (the two counts): arrivals less departures is the same number
- * whenever it is off a CPU (the base, learnt when it is seen asleep), one
- * more while it is on one. Without either, the tick waits an interval, as
+ * whenever it is off a CPU (the base), one more while it is on one. The base
+ * is first taken when a look finds the thread asleep, and lowered to any
+ * smaller number seen: a thread is asleep a little before it leaves its CPU
+ * (on this VM, arming the sleep's timer takes microseconds), and so a look
+ * then takes the base one too high. Until a look has seen it asleep, the
+ * base is not known and the tick waits. Without either, the tick waits an interval, as
  * for a sleeping thread: 2,000 requests of 0.3 ms (tests/sampler/013) had
  * 4-6 samples for 601 expected, and a thread that sleeps between any two
  * looks, never preempted, none (tests/unit/009).
@@ -97,7 +101,7 @@ bool stat_task_ran(int status, int schedstat, stat_task_look *look, uint64_t cpu
 	char text[4096];
 	const char *state;
 	uint64_t voluntary, involuntary, arrivals = 0;
-	bool ran, counted = !clock && stat_task_arrivals(schedstat, &arrivals);
+	bool ran, asleep, on_cpu = false, counted = !clock && stat_task_arrivals(schedstat, &arrivals);
 	ssize_t length;
 
 	if (status < 0) {
@@ -109,26 +113,32 @@ bool stat_task_ran(int status, int schedstat, stat_task_look *look, uint64_t cpu
 	}
 	text[length] = '\0';
 	state = strstr(text, "\nState:\t");
+	asleep = state && state[sizeof("\nState:\t") - 1] != 'R';
 	if (!stat_task_field(text, "\nvoluntary_ctxt_switches:\t", &voluntary) ||
 		!stat_task_field(text, "\nnonvoluntary_ctxt_switches:\t", &involuntary)) {
 		/* (no counts: the state alone) */
-		return !state || state[sizeof("\nState:\t") - 1] == 'R';
+		return !asleep;
 	}
-	if (state && state[sizeof("\nState:\t") - 1] != 'R') {
-		/* asleep or blocked: not sampled; woken, it waits for a CPU where it slept */
-		ran = false;
-		if (counted) {
-			look->base = arrivals - voluntary - involuntary;
+	if (counted) {
+		/* arrivals less departures: the base while off a CPU (the least seen), one more while on one */
+		int64_t value = (int64_t) (arrivals - voluntary - involuntary);
+
+		if ((!look->based && asleep) || (look->based && value < look->base)) {
+			look->base = value;
 			look->based = true;
 		}
+		on_cpu = look->based && value > look->base;
+	}
+	if (asleep) {
+		/* asleep or blocked: not sampled; woken, it waits for a CPU where it slept */
+		ran = false;
 	} else if (!look->seen || involuntary != look->involuntary) {
 		ran = true;
 	} else if (voluntary != look->voluntary) {
 		/* woken and not run since, or running on another CPU than the sampler */
-		ran = clock ? stat_task_clock_grew(*clock, cpu) :
-			counted && look->based && arrivals - voluntary - involuntary - look->base == 1;
+		ran = clock ? stat_task_clock_grew(*clock, cpu) : on_cpu;
 	} else {
-		ran = !look->slept || cpu != look->cpu;
+		ran = !look->slept || cpu != look->cpu || on_cpu;
 	}
 	look->voluntary = voluntary;
 	look->involuntary = involuntary;

@@ -22,7 +22,7 @@ typedef struct _stat_task_look {
 	uint64_t voluntary;   /* its switches off a CPU to sleep or wait, then */
 	uint64_t involuntary; /* its switches off a CPU taken by the scheduler, then */
 	uint64_t cpu;         /* its CPU time then (ns, the caller's clock of it) */
-	uint64_t base;        /* its arrivals on a CPU less its departures while off one (when based) */
+	int64_t  base;        /* its arrivals on a CPU less its departures while off one (when based) */
 	bool     based;       /* base was learnt (the thread was seen asleep) */
 	bool     seen;        /* a look was taken */
 	bool     slept;       /* as far as the looks tell, it has not run since it last slept or waited */

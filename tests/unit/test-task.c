@@ -11,7 +11,9 @@
  * for a sampler that does not follow PHP's CPU, or that the thread left),
  * is judged running at the looks that fall while it computes (it has run
  * since it woke, whatever the machine's load), with the clock and, without
- * it, from its arrivals on a CPU against its departures. (Judged from its
+ * it, from its arrivals on a CPU against its departures once a look has
+ * found it asleep (the base of those counts: until then the tick waits;
+ * counting those first looks too, a loaded CI machine had 85 of 100). (Judged from its
  * switch counts alone, it had slept since each last look and was never
  * preempted: 4 of 200 looks said it ran.)
  *
@@ -115,8 +117,11 @@ static int test_looks(test_target *target, int looks, bool computing, bool with_
 		/* (without the clock, `cpu` stays 0: a process's clock read from another lags by a tick) */
 		said = stat_task_ran(status, with_clock ? -1 : schedstat, &look, cpu, with_clock ? &clock : NULL);
 		after = atomic_load(&target->period);
-		/* (a look within one computing period: the target ran since it woke, running or preempted since) */
-		if (!computing || (before == after && before % 2 == 1)) {
+		/*
+		 * (a look within one computing period: the target ran since it woke, running or preempted since;
+		 * without the clock, once a look found it asleep: its counts' base is known then)
+		 */
+		if (!computing || (before == after && before % 2 == 1 && (with_clock || look.based))) {
 			(*counted)++;
 			ran += said ? 1 : 0;
 		}
@@ -160,14 +165,10 @@ static void test_elsewhere(bool with_clock)
 	ran = test_looks(&target, 100, true, with_clock, thread, &counted);
 	atomic_store(&target.stop, true);
 	pthread_join(thread, NULL);
-	/*
-	 * Each of those looks fell while it computed: it ran since it woke. All
-	 * but the first few (without the clock: until a look has found it
-	 * asleep, the base of its counts is not known) must say so.
-	 */
+	/* each of those looks fell while it computed: it ran since it woke (2 looks of slack for what a test cannot see) */
 	stat_unit_case(with_clock ? "a thread that slept since the last look and computes on another CPU: judged running (its clock)"
 		: "a thread that slept since the last look and computes on another CPU: judged running (its arrivals on a CPU)",
-		counted >= 50 && ran >= counted - 10, "%d of %d looks while it computed said it ran", ran, counted);
+		counted >= 50 && ran >= counted - 2, "%d of %d looks while it computed said it ran", ran, counted);
 }
 
 int main(void)
