@@ -85,10 +85,11 @@ static bool stat_task_arrivals(int fd, uint64_t *arrivals)
  * smaller number seen: a thread is asleep a little before it leaves its CPU
  * (on this VM, arming the sleep's timer takes microseconds), and so a look
  * then takes the base one too high. Until a look has seen it asleep, the
- * base is not known and the tick waits. Without either, the tick waits an interval, as
- * for a sleeping thread: 2,000 requests of 0.3 ms (tests/sampler/013) had
- * 4-6 samples for 601 expected, and a thread that sleeps between any two
- * looks, never preempted, none (tests/unit/009).
+ * base is not known and the tick waits. Without either, the tick would wait
+ * an interval, as for a sleeping thread: 2,000 requests of 0.3 ms
+ * (tests/sampler/013) had 4-6 samples for 601 expected, and a thread that
+ * sleeps 50 us between 500 us of computing on another CPU was judged
+ * running at 4 of 100 looks while it computed (tests/unit/009).
  * The looks do not tell the order within an interval: a thread taken off a
  * CPU, then asleep and woken again before the next look, is sampled in its
  * wait (both counts grew). /proc/PID/task/TID/status costs 2.9 us a read

@@ -1,8 +1,7 @@
 /*
  * task.h: whether a thread may be sampled for the CPU it used, read from
  * its /proc/PID/task/TID/status (and schedstat), and a process's start
- * time, from its
- * /proc/PID/stat.
+ * time, from its /proc/PID/stat.
  *
  * Plain C: used by the request sampler's thread (sampler.c) and the pool
  * sampler (pool.c), each with a descriptor it opened and keeps (the file is

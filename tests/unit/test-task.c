@@ -12,10 +12,9 @@
  * is judged running at the looks that fall while it computes (it has run
  * since it woke, whatever the machine's load), with the clock and, without
  * it, from its arrivals on a CPU against its departures once a look has
- * found it asleep (the base of those counts: until then the tick waits;
- * counting those first looks too, a loaded CI machine had 85 of 100). (Judged from its
- * switch counts alone, it had slept since each last look and was never
- * preempted: 4 of 200 looks said it ran.)
+ * found it asleep (the base of those counts; until then the tick waits).
+ * Judged from its switch counts alone (it had slept since each last look
+ * and was never preempted), 4 of 100 such looks said it ran.
  *
  * Prints one line per case and "N passed, N failed" (unit.h).
  */
