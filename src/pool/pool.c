@@ -151,45 +151,53 @@ static int stat_pool_task_open(int fd, const stat_place_view *view, const char *
 }
 
 /*
+ * Pool process: the place's owner thread's /proc/PID/task/TID/status and
+ * schedstat (readable by anyone), opened once per owner and kept in the
+ * slot: the looks at whether it runs (stat_pool_thread_runs) and, for a
+ * threaded place, its CPU time (stat_pool_thread_cpu) read the same two.
+ */
+static void stat_pool_task_files(stat_pool_slot *slot, const stat_place_view *view)
+{
+	if (slot->task_owner != view->owner) {
+		slot->task_status = stat_pool_task_open(slot->task_status, view, "status");
+		slot->task_schedstat = stat_pool_task_open(slot->task_schedstat, view, "schedstat");
+		slot->task_owner = view->owner;
+		memset(&slot->task_look, 0, sizeof(slot->task_look));
+	}
+}
+
+/*
  * Pool process: whether the place's thread, its CPU time `cpu`, is running,
  * or waiting for a CPU the scheduler took from it, not sleeping, blocked, or
- * woken and not run since (stat_task_ran); true when it cannot be told. Its
- * /proc/PID/task/TID/status and schedstat are opened once per owner
- * (readable by anyone): no clock readable here counts a running thread's
- * time to the moment (a process's counts it at the scheduler's ticks).
+ * woken and not run since (stat_task_ran); true when it cannot be told. No
+ * clock readable here counts a running thread's time to the moment (a
+ * process's counts it at the scheduler's ticks): its status and schedstat
+ * say (stat_pool_task_files).
  */
 static bool stat_pool_thread_runs(stat_pool_slot *slot, const stat_place_view *view, uint64_t cpu)
 {
-	if (slot->task_stat_owner != view->owner) {
-		slot->task_stat = stat_pool_task_open(slot->task_stat, view, "status");
-		slot->task_schedstat = stat_pool_task_open(slot->task_schedstat, view, "schedstat");
-		slot->task_stat_owner = view->owner;
-		memset(&slot->task_look, 0, sizeof(slot->task_look));
-	}
-	return stat_task_ran(slot->task_stat, slot->task_schedstat, &slot->task_look, cpu, NULL);
+	stat_pool_task_files(slot, view);
+	return stat_task_ran(slot->task_status, slot->task_schedstat, &slot->task_look, cpu, NULL);
 }
 
 /*
  * Pool process: the CPU time of a threaded place's owner thread (ns): the
- * first field of its /proc/PID/task/TID/schedstat (opened once per owner,
- * readable by anyone), the time the scheduler counted it ran (it lags a
- * running thread by at most a scheduler tick: the credit of the CPU clock
- * comes a tick late then, never lost).
+ * first field of its /proc/PID/task/TID/schedstat (stat_pool_task_files),
+ * the time the scheduler counted it ran (it lags a running thread by at
+ * most a scheduler tick: the credit of the CPU clock comes a tick late then,
+ * never lost).
  */
 static bool stat_pool_thread_cpu(stat_pool_slot *slot, const stat_place_view *view, uint64_t *cpu)
 {
 	char text[96], *end;
 	ssize_t got;
 
-	if (slot->cpu_owner != view->owner) {
-		slot->schedstat = stat_pool_task_open(slot->schedstat, view, "schedstat");
-		if (slot->schedstat < 0) {
-			return false;
-		}
-		slot->cpu_owner = view->owner;
+	stat_pool_task_files(slot, view);
+	if (slot->task_schedstat < 0) {
+		return false;
 	}
 	do {
-		got = pread(slot->schedstat, text, sizeof(text) - 1, 0);
+		got = pread(slot->task_schedstat, text, sizeof(text) - 1, 0);
 	} while (got < 0 && errno == EINTR);
 	if (got <= 0) {
 		return false;
@@ -582,10 +590,9 @@ static void stat_pool_main(int alive, int socket)
 	}
 	for (i = 0; i < STAT_PLACES_COUNT; i++) {
 		state->slots[i].mem = -1;
-		state->slots[i].task_stat = -1;
+		state->slots[i].task_status = -1;
 		state->slots[i].task_schedstat = -1;
 		state->slots[i].pidfd = -1;
-		state->slots[i].schedstat = -1;
 	}
 	state->capacity = (sample_size - sizeof(stat_sample)) / sizeof(stat_frame) - 1;
 	state->random = stat_clock_now() ^ ((uint64_t) getpid() << 32);

@@ -43,18 +43,17 @@ typedef struct _stat_pool_slot {
 	int                pidfd;   /* the owner's pidfd while it is read by pid (-1: none) */
 	uint64_t           serial;  /* the request the reader is aimed at (the place's serial) */
 	stat_frame_reader *reader;  /* made at the first sample of the place */
-	int                task_stat;        /* the owner thread's /proc/PID/task/TID/status (-1: none) */
-	uint64_t           task_stat_owner;  /* the owner it was opened for */
-	int                task_schedstat;   /* ... and its /proc/PID/task/TID/schedstat (-1: none) */
+	int                task_status;      /* the owner thread's /proc/PID/task/TID/status (-1: none) */
+	int                task_schedstat;   /* ... and its schedstat (-1: none; a threaded place's CPU time too) */
+	uint64_t           task_owner;       /* the owner both were opened for */
 	stat_task_look     task_look;        /* ... what the last look at them saw (stat_task_ran) */
 	uint64_t           cpu_serial;       /* on the CPU clock: the request counted (the place's serial) */
 	uint64_t           cpu_seen;         /* ... its process's CPU time when last seen */
 	uint64_t           wall_seen;        /* ... and the time then */
 	uint64_t           credit;           /* ... the intervals of CPU it used, not yet sampled (STAT_POOL_CREDIT_ONE each) */
 	uint64_t           opened;           /* the owner the pool sampler tried to open the memory of itself (stat_pool_open) */
-	uint64_t           cpu_owner;        /* the owner cpu_clock (or schedstat) is of */
+	uint64_t           cpu_owner;        /* the owner cpu_clock is of (a place not threaded) */
 	clockid_t          cpu_clock;        /* its process's CPU clock (clock_getcpuclockid) */
-	int                schedstat;        /* threaded: the owner thread's /proc/PID/task/TID/schedstat (-1: none) */
 	uint64_t           owed_serial;      /* the request owed is of (the place's serial) */
 	uint64_t           owed;             /* ... the intervals its next samples are owed (stat_sampler_weight) */
 	uint64_t           tick_cpu;         /* ... on the wall clock: its process's CPU time at its last sample (0: none) */

@@ -39,8 +39,8 @@ void stat_pool_forget(stat_pool_state *state, int place)
 	if (slot->mem >= 0) {
 		close(slot->mem);
 	}
-	if (slot->task_stat >= 0) {
-		close(slot->task_stat);
+	if (slot->task_status >= 0) {
+		close(slot->task_status);
 	}
 	if (slot->task_schedstat >= 0) {
 		close(slot->task_schedstat);
@@ -48,18 +48,14 @@ void stat_pool_forget(stat_pool_state *state, int place)
 	if (slot->pidfd >= 0) {
 		close(slot->pidfd);
 	}
-	if (slot->schedstat >= 0) {
-		close(slot->schedstat);
-	}
 	slot->mem = -1;
-	slot->task_stat = -1;
+	slot->task_status = -1;
 	slot->task_schedstat = -1;
 	slot->pidfd = -1;
-	slot->schedstat = -1;
 	slot->process = 0;
 	slot->readv = false;
 	slot->chosen = 0;
-	slot->task_stat_owner = 0;
+	slot->task_owner = 0;
 	memset(&slot->task_look, 0, sizeof(slot->task_look));
 	slot->owner = 0;
 	slot->serial = 0;

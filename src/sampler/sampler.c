@@ -105,7 +105,7 @@ struct _stat_sampler {
 	clockid_t          cpu_clock;       /* R: the request thread's CPU clock (S reads it on the cpu clock) */
 	bool               cpu_clock_ok;
 	pid_t              tid;             /* R: the request thread */
-	int                task_stat;       /* R opens: its /proc/self/task/TID/status (its scheduling state), or -1; S reads */
+	int                task_status;       /* R opens: its /proc/self/task/TID/status (its scheduling state), or -1; S reads */
 	stat_task_look     task_look;       /* S: what its last look at that state saw (R zeroes it with a new thread) */
 	uint64_t           random;          /* S: the state that draws the phase of each request's first tick (seeded by R at creation) */
 	int                follow;          /* S: the CPU the thread was last moved to (-1: none; -2: it does not follow) */
@@ -230,7 +230,7 @@ stat_sampler *stat_sampler_create(void)
 	sampler->sample = calloc(1, sampler->sample_size);
 	sampler->reader = stat_frame_reader_create();
 	sampler->place = -1;
-	sampler->task_stat = -1;
+	sampler->task_status = -1;
 	sampler->follow = -1;
 	if (!sampler->sample || !sampler->reader) {
 		stat_sampler_free(sampler);
@@ -263,8 +263,8 @@ bool stat_sampler_free(stat_sampler *sampler)
 		stat_sampler_alive_add(-1);
 	}
 	sampler->thread_pid = 0;
-	if (sampler->task_stat >= 0) {
-		close(sampler->task_stat);
+	if (sampler->task_status >= 0) {
+		close(sampler->task_status);
 	}
 	stat_frame_reader_free(sampler->reader);
 	free(sampler->sample);
@@ -455,7 +455,7 @@ static bool stat_sampler_cpu_now(stat_sampler *sampler, uint64_t *ns)
  */
 static bool stat_sampler_thread_runs(stat_sampler *sampler, uint64_t cpu)
 {
-	return stat_task_ran(sampler->task_stat, -1, &sampler->task_look, cpu, sampler->cpu_clock_ok ? &sampler->cpu_clock : NULL);
+	return stat_task_ran(sampler->task_status, -1, &sampler->task_look, cpu, sampler->cpu_clock_ok ? &sampler->cpu_clock : NULL);
 }
 
 /*
@@ -746,12 +746,12 @@ bool stat_sampler_start(stat_sampler *sampler, uint64_t (*record)(void), uint64_
 		/* the first request of this thread (or of a forked child): its state in /proc */
 		char path[64];
 
-		if (sampler->task_stat >= 0) {
-			close(sampler->task_stat);
+		if (sampler->task_status >= 0) {
+			close(sampler->task_status);
 		}
 		sampler->tid = (pid_t) syscall(SYS_gettid);
 		snprintf(path, sizeof(path), "/proc/self/task/%ld/status", (long) sampler->tid);
-		sampler->task_stat = open(path, O_RDONLY | O_CLOEXEC);
+		sampler->task_status = open(path, O_RDONLY | O_CLOEXEC);
 		memset(&sampler->task_look, 0, sizeof(sampler->task_look));
 	}
 	sampler->pid = getpid();
