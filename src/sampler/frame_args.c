@@ -169,7 +169,7 @@ static void stat_frame_args_sizes(stat_frame_reader *reader, stat_sample *sample
 			uint32_t ref;
 
 			if (stat_frame_read_one(reader, &class_name, (uintptr_t) values[slots[i]] + offsetof(zend_class_entry, name), sizeof(class_name)) &&
-				stat_frame_string(reader, class_name, &ref) && ref != STAT_STRING_FULL && ref != STAT_STRING_NONE) {
+				stat_frame_string(reader, class_name, &ref, NULL) && ref != STAT_STRING_FULL && ref != STAT_STRING_NONE) {
 				arg->meta = ref;
 				arg->has_meta = 1;
 			}

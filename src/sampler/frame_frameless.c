@@ -82,7 +82,7 @@ bool stat_frame_frameless(stat_frame_reader *reader, stat_frame *frame)
 		return false;
 	}
 	memset(frame, 0, sizeof(*frame));
-	if (!stat_frame_names(reader, entry->address, &entry->func.function, frame)) {
+	if (!stat_frame_names(reader, entry->address, &entry->func.function, NULL, frame)) {
 		return false;
 	}
 	frame->file = STAT_STRING_NONE;

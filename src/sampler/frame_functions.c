@@ -9,11 +9,14 @@
  * STAT_FRAME_FUNC_BYTES), each generator's execute_data (unless the window's
  * read copied it), then every distinct opline of a user frame (its result
  * to its operand types: the line, the opcode, a frameless call's index), and
- * the heads of the frames nearest the root that a count learnt (anchors).
- * Then each frame is resolved: an internal function named, a user
- * function's opline checked to lie on one of its instructions and a
- * closure's line within its lines, then named (frame_names.c); the
- * innermost frame fills the sample's head, with its arguments (frame_args.c).
+ * the heads of the frames nearest the root that a count learnt (anchors),
+ * and what confirms a name cache entry of an earlier request (a lasting
+ * one: its strings' headers, its class's name pointer) for each distinct
+ * function without one of this request. Then each frame is resolved: an
+ * internal function named, a user function's opline checked to lie on one
+ * of its instructions and a closure's line within its lines, then named
+ * (frame_names.c); the innermost frame fills the sample's head, with its
+ * arguments (frame_args.c).
  *
  * Invariants: everything before the oplines must be read for the stack to
  * be trusted (else the sample is read again); an opline that cannot be read
@@ -169,6 +172,42 @@ static void stat_frame_plan_anchors(stat_frame_reader *reader, unsigned long *io
 }
 
 /*
+ * Plan the copies that confirm the lasting cache entry of an earlier request
+ * of each distinct function without an entry of this one (frame_names.c,
+ * stat_frame_confirmed): its strings' headers at the pointers cached and
+ * its class's name pointer again. Zeroed first: a copy that fails (none is
+ * required) confirms nothing, and the function's names are read.
+ */
+static void stat_frame_plan_confirms(stat_frame_reader *reader, uint32_t distinct, unsigned long *iovecs)
+{
+	uint32_t j;
+
+	for (j = 0; j < distinct; j++) {
+		stat_frame_confirm *confirm = &reader->confirms[j];
+		const stat_frame_cache *entry = stat_frame_cache_find(reader, reader->func_addresses[j])
+			? NULL : stat_frame_cache_lasting(reader, reader->func_addresses[j]);
+
+		confirm->planned = false;
+		if (!entry) {
+			continue;
+		}
+		memset(confirm, 0, sizeof(*confirm));
+		confirm->planned = true;
+		if (entry->name) {
+			stat_frame_batch(reader, iovecs, &confirm->name, entry->name, offsetof(zend_string, val));
+		}
+		if (entry->file) {
+			stat_frame_batch(reader, iovecs, &confirm->file, entry->file, offsetof(zend_string, val));
+		}
+		if (entry->scope) {
+			stat_frame_batch(reader, iovecs, &confirm->class_name, entry->scope + offsetof(zend_class_entry, name),
+				sizeof(confirm->class_name));
+			stat_frame_batch(reader, iovecs, &confirm->class_header, entry->class_name, offsetof(zend_string, val));
+		}
+	}
+}
+
+/*
  * Read the `iovecs` planned, IOV_MAX at a time. False when one of the first
  * `required` (the heads again, the functions, the generators) could not be
  * read; an opline that could not (it may be stale) is marked (want_line
@@ -265,7 +304,7 @@ static inline void stat_frame_lines_share(stat_frame_reader *reader, uint32_t co
 /* (3) Read every distinct function, and the line of every frame that has one. */
 bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint32_t *funcs)
 {
-	unsigned long iovecs = 0, anchors, required;
+	unsigned long iovecs = 0, anchors, planned, required;
 	uint32_t distinct;
 
 	stat_frame_plan_again(reader, count, &iovecs);
@@ -276,11 +315,13 @@ bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint32_t *f
 	stat_frame_plan_lines(reader, count, &iovecs);
 	anchors = iovecs;
 	stat_frame_plan_anchors(reader, &iovecs);
+	planned = iovecs;
+	stat_frame_plan_confirms(reader, distinct, &iovecs);
 
 	if (!stat_frame_batch_read(reader, count, iovecs, required) || !stat_frame_generators_same(reader, count)) {
 		return false;
 	}
-	stat_frame_anchors_check(reader, iovecs > anchors);
+	stat_frame_anchors_check(reader, planned > anchors);
 	stat_frame_lines_share(reader, count);
 
 	*funcs = distinct;
@@ -315,7 +356,7 @@ static bool stat_frame_resolve(stat_frame_reader *reader, stat_frame_found *foun
 	switch (func->type) {
 		case ZEND_INTERNAL_FUNCTION:
 			*type = STAT_SAMPLE_INTERNAL;
-			if (!stat_frame_names(reader, found->func, func, frame)) {
+			if (!stat_frame_names(reader, found->func, func, &reader->confirms[found->func_index], frame)) {
 				return false;
 			}
 			if (frame->function == STAT_STRING_NONE) {
@@ -335,7 +376,7 @@ static bool stat_frame_resolve(stat_frame_reader *reader, stat_frame_found *foun
 			}
 
 			*type = STAT_SAMPLE_USER;
-			if (!stat_frame_names(reader, found->func, func, frame)) {
+			if (!stat_frame_names(reader, found->func, func, &reader->confirms[found->func_index], frame)) {
 				return false;
 			}
 			if (stat_frame_is_closure(func)) {

@@ -36,6 +36,8 @@
 #include "../request/settings.h"  /* STAT_STACK_MAX */
 
 #define STAT_FRAME_CACHE       1024
+/* interned strings whose arena reference is kept for the request (reader->strings) */
+#define STAT_FRAME_STRINGS     1024
 /*
  * The window's smallest size, and its steps: a copy's length is the time in
  * which the stack may change under it (16 KiB copied left a third of a mixed
@@ -75,13 +77,31 @@
 #define STAT_FRAME_ARGS_BYTES  (STAT_ARGINFO_MAX * sizeof(zval))
 
 /*
+ * What a string was, told from its header alone: its type word, hash and
+ * length (an interned string, as every name the compiler makes, always has
+ * its hash). hash 0: not known.
+ */
+typedef struct _stat_frame_string_id {
+	uint64_t hash;      /* ZSTR_H */
+	uint64_t length;    /* ZSTR_LEN, as read (not cut) */
+	uint32_t type_info; /* GC_TYPE_INFO */
+} stat_frame_string_id;
+
+/*
  * A name cache entry (reader->cache, direct-mapped by function address):
  * written by stat_frame_names on a miss, read by stat_frame_cache_find
  * (frame_names.c, and (3) for `type`); the sampler thread only. The request
  * thread zeroes them all once in 4 billion requests (generation wrap).
+ *
+ * An entry of an earlier request is not trusted, but a lasting one is
+ * confirmed instead of read again: its strings' headers and its class's
+ * name pointer, copied with the functions in (3) (stat_frame_confirm), must
+ * be what they were; then it is this request's (generation) at no read of
+ * its own. A php-fpm worker's functions (opcache's, the engine's) mostly
+ * stand at the same addresses request after request.
  */
 typedef struct _stat_frame_cache {
-	uint32_t  generation; /* the reader's at the time: an entry of any other generation is empty */
+	uint32_t  generation; /* the reader's at the time: an entry of any other generation is empty (unless lasting) */
 	uintptr_t func;       /* the key: the zend_function's address in the engine */
 	/* the engine's pointers when cached, all compared on a hit (a new function at the address misses) */
 	uintptr_t name;       /* func->common.function_name */
@@ -92,7 +112,39 @@ typedef struct _stat_frame_cache {
 	uint32_t  function_ref;
 	uint32_t  scope_ref;
 	uint32_t  file_ref;
+	/* may be confirmed in a later request: not a closure or trampoline, every string's hash known */
+	bool      lasting;
+	uintptr_t class_name; /* scope->name when cached (0: no scope) */
+	stat_frame_string_id name_id, class_id, file_id;
 } stat_frame_cache;
+
+/*
+ * A string cache entry (reader->strings, direct-mapped by the string's
+ * address): an interned string read in this request (generation), which
+ * the engine frees only at the request's end (or never: opcache's, the
+ * engine's own), and the reference its bytes got in the arena. Written and
+ * read by stat_frame_string; the sampler thread only.
+ */
+typedef struct _stat_frame_string_entry {
+	uint32_t             generation;
+	uintptr_t            address;
+	uint32_t             ref;
+	stat_frame_string_id id;
+} stat_frame_string_entry;
+
+/*
+ * (3)'s copies that confirm a lasting entry of an earlier request for one
+ * distinct function (reader->confirms[], by its index in funcs[]): its
+ * strings' headers at the pointers cached, and its class's name pointer
+ * read again. Zeroed before the read: a copy that failed confirms nothing.
+ */
+typedef struct _stat_frame_confirm {
+	bool        planned;
+	zend_string name;       /* the first offsetof(zend_string, val) bytes are read */
+	zend_string file;
+	zend_string class_header;
+	uintptr_t   class_name;
+} stat_frame_confirm;
 
 /*
  * One frame found on the walk (reader->found[], innermost first), as copied:
@@ -352,8 +404,13 @@ struct _stat_frame_reader {
 	stat_frame_found found[STAT_FRAME_SLOTS]; /* S: this sample's frames, innermost first */
 	stat_frame_func  funcs[STAT_FRAME_SLOTS]; /* S, (3): each distinct function of found[] */
 	uintptr_t        func_addresses[STAT_FRAME_SLOTS]; /* S, (3): the engine address of funcs[i] */
-	/* S, (3)'s batch: per frame: its function, its line, its generator; two heads and EG(current_execute_data) again; the anchors */
-	struct iovec     local[3 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 3], remote[3 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 3];
+	stat_frame_confirm confirms[STAT_FRAME_SLOTS]; /* S, (3): what confirms funcs[i]'s lasting cache entry, if planned */
+	/*
+	 * S, (3)'s batch: per frame: its function, its line, its generator; two
+	 * heads and EG(current_execute_data) again; the anchors; per distinct
+	 * function, up to 4 copies confirming its names
+	 */
+	struct iovec     local[7 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 3], remote[7 * STAT_FRAME_SLOTS + STAT_FRAME_ANCHORS + 3];
 	/* S, (3): the heads of found[0] and found[1] copied again: has either call changed meanwhile? */
 	STAT_FRAME_ALIGNED unsigned char leaf_again[STAT_FRAME_HEAD_SPAN];
 	STAT_FRAME_ALIGNED unsigned char caller_again[STAT_FRAME_HEAD_SPAN];
@@ -372,6 +429,8 @@ struct _stat_frame_reader {
 	/* S: names by function address (slot (func >> 4) % STAT_FRAME_CACHE); R zeroes it on a wrap */
 	stat_frame_cache cache[STAT_FRAME_CACHE];
 	uint32_t         cache_generation; /* R at reset: advanced each request (never 0 after); S reads */
+	/* S: interned strings read this request (slot (address >> 3) % STAT_FRAME_STRINGS); R zeroes it on a wrap */
+	stat_frame_string_entry strings[STAT_FRAME_STRINGS];
 };
 
 /*
@@ -520,6 +579,15 @@ static inline stat_frame_cache *stat_frame_cache_find(stat_frame_reader *reader,
 	return entry->generation == reader->cache_generation && entry->func == func ? entry : NULL;
 }
 
+/* The lasting cache entry of this function from an earlier request (to be confirmed), or NULL. */
+static inline stat_frame_cache *stat_frame_cache_lasting(stat_frame_reader *reader, uintptr_t func)
+{
+	stat_frame_cache *entry = stat_frame_cache_slot(reader, func);
+
+	return entry->lasting && entry->generation != 0 && entry->generation != reader->cache_generation &&
+		entry->func == func ? entry : NULL;
+}
+
 /* A closure made from code (not a first-class callable, which keeps its function's name). */
 static inline bool stat_frame_is_closure(const zend_function *func)
 {
@@ -642,10 +710,14 @@ uintptr_t stat_frame_frameless_table(void);
 /* frame_frameless.c: the frameless call the innermost frame stands at, running, as a frame; false if none. */
 bool stat_frame_frameless(stat_frame_reader *reader, stat_frame *frame);
 
-/* frame_names.c: copy a zend_string and intern it (STAT_STRING_NONE for none). */
-bool stat_frame_string(stat_frame_reader *reader, uintptr_t address, uint32_t *ref);
-/* frame_names.c: the names of a function, from the cache or read and interned once. */
-bool stat_frame_names(stat_frame_reader *reader, uintptr_t address, const zend_function *func, stat_frame *frame);
+/* frame_names.c: copy a zend_string and intern it (STAT_STRING_NONE for none); *id (if given): what it was. */
+bool stat_frame_string(stat_frame_reader *reader, uintptr_t address, uint32_t *ref, stat_frame_string_id *id);
+/*
+ * frame_names.c: the names of a function, from the cache (an entry of an
+ * earlier request confirmed by `confirm`, if given) or read and interned once.
+ */
+bool stat_frame_names(stat_frame_reader *reader, uintptr_t address, const zend_function *func,
+	const stat_frame_confirm *confirm, stat_frame *frame);
 
 /* frame_args.c: the leaf frame's argument types and sizes into the sample. */
 bool stat_frame_args(stat_frame_reader *reader, uintptr_t frame, uintptr_t func_address, const zend_function *func,
