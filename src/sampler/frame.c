@@ -248,7 +248,10 @@ void stat_frame_reader_aim(stat_frame_reader *reader, const stat_frame_target *t
 	reader->last.page = 0;
 	/* (the last request's pages are freed: none is where its frames were) */
 	reader->seen_count = 0;
-	/* a new generation: the caches are of the last request (a lasting name is confirmed before use; cleared for real once in 4 billion requests) */
+	/*
+	 * a new generation: the caches are of the last request (a lasting name
+	 * is confirmed before use); cleared for real once in 4 billion requests
+	 */
 	if (++reader->cache_generation == 0) {
 		memset(reader->cache, 0, sizeof(reader->cache));
 		memset(reader->strings, 0, sizeof(reader->strings));

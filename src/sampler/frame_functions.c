@@ -184,8 +184,8 @@ static void stat_frame_plan_confirms(stat_frame_reader *reader, uint32_t distinc
 
 	for (j = 0; j < distinct; j++) {
 		stat_frame_confirm *confirm = &reader->confirms[j];
-		const stat_frame_cache *entry = stat_frame_cache_find(reader, reader->func_addresses[j])
-			? NULL : stat_frame_cache_lasting(reader, reader->func_addresses[j]);
+		/* (none when the function has an entry of this request: the slot holds one entry) */
+		const stat_frame_cache *entry = stat_frame_cache_lasting(reader, reader->func_addresses[j]);
 
 		confirm->planned = false;
 		if (!entry) {
@@ -304,7 +304,7 @@ static inline void stat_frame_lines_share(stat_frame_reader *reader, uint32_t co
 /* (3) Read every distinct function, and the line of every frame that has one. */
 bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint32_t *funcs)
 {
-	unsigned long iovecs = 0, anchors, planned, required;
+	unsigned long iovecs = 0, anchors, confirms, required;
 	uint32_t distinct;
 
 	stat_frame_plan_again(reader, count, &iovecs);
@@ -315,13 +315,13 @@ bool stat_frame_functions(stat_frame_reader *reader, uint32_t count, uint32_t *f
 	stat_frame_plan_lines(reader, count, &iovecs);
 	anchors = iovecs;
 	stat_frame_plan_anchors(reader, &iovecs);
-	planned = iovecs;
+	confirms = iovecs;
 	stat_frame_plan_confirms(reader, distinct, &iovecs);
 
 	if (!stat_frame_batch_read(reader, count, iovecs, required) || !stat_frame_generators_same(reader, count)) {
 		return false;
 	}
-	stat_frame_anchors_check(reader, planned > anchors);
+	stat_frame_anchors_check(reader, confirms > anchors);
 	stat_frame_lines_share(reader, count);
 
 	*funcs = distinct;

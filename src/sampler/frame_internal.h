@@ -588,6 +588,17 @@ static inline stat_frame_cache *stat_frame_cache_lasting(stat_frame_reader *read
 		entry->func == func ? entry : NULL;
 }
 
+/*
+ * Whether a function's names may be kept past its request (a lasting cache
+ * entry): not a closure or a trampoline (a copy in the request's memory, a
+ * name that changes with each call).
+ */
+static inline bool stat_frame_may_last(const zend_function *func)
+{
+	return (func->type == ZEND_USER_FUNCTION || func->type == ZEND_INTERNAL_FUNCTION) &&
+		!(func->common.fn_flags & (ZEND_ACC_CLOSURE | ZEND_ACC_CALL_VIA_TRAMPOLINE));
+}
+
 /* A closure made from code (not a first-class callable, which keeps its function's name). */
 static inline bool stat_frame_is_closure(const zend_function *func)
 {

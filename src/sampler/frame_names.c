@@ -135,7 +135,7 @@ static stat_frame_cache *stat_frame_confirmed(stat_frame_reader *reader, uintptr
 	stat_frame_cache *entry = confirm && confirm->planned ? stat_frame_cache_lasting(reader, address) : NULL;
 
 	/* (what is no longer a function that may last is read: its names are not the entry's) */
-	if (!entry || (func->common.fn_flags & (ZEND_ACC_CLOSURE | ZEND_ACC_CALL_VIA_TRAMPOLINE)) ||
+	if (!entry || !stat_frame_may_last(func) ||
 		(entry->name && !stat_frame_string_same(&confirm->name, &entry->name_id)) ||
 		(entry->file && !stat_frame_string_same(&confirm->file, &entry->file_id)) ||
 		(entry->scope && (confirm->class_name != entry->class_name ||
@@ -194,8 +194,7 @@ bool stat_frame_names(stat_frame_reader *reader, uintptr_t address, const zend_f
 
 	/* a name the arena could not take is retried next time rather than cached */
 	if (frame->function != STAT_STRING_FULL && frame->scope != STAT_STRING_FULL && frame->file != STAT_STRING_FULL) {
-		lasting = (func->type == ZEND_USER_FUNCTION || func->type == ZEND_INTERNAL_FUNCTION) &&
-			!(func->common.fn_flags & (ZEND_ACC_CLOSURE | ZEND_ACC_CALL_VIA_TRAMPOLINE)) &&
+		lasting = stat_frame_may_last(func) &&
 			(!name || name_id.hash) && (!file || file_id.hash) && (!scope || (class_name && class_id.hash));
 		entry = stat_frame_cache_slot(reader, address);
 		entry->generation = reader->cache_generation;

@@ -105,7 +105,7 @@ struct _stat_sampler {
 	clockid_t          cpu_clock;       /* R: the request thread's CPU clock (S reads it on the cpu clock) */
 	bool               cpu_clock_ok;
 	pid_t              tid;             /* R: the request thread */
-	int                task_status;       /* R opens: its /proc/self/task/TID/status (its scheduling state), or -1; S reads */
+	int                task_status;     /* R opens: its /proc/self/task/TID/status (its scheduling state), or -1; S reads */
 	stat_task_look     task_look;       /* S: what its last look at that state saw (R zeroes it with a new thread) */
 	uint64_t           random;          /* S: the state that draws the phase of each request's first tick (seeded by R at creation) */
 	int                follow;          /* S: the CPU the thread was last moved to (-1: none; -2: it does not follow) */
