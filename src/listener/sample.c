@@ -1,16 +1,23 @@
 /*
- * sample.c: the JSON encoding of samples, with json-c.
+ * sample.c: the JSON encoding of samples.
  *
  * Callers: the listener process (stream) and MSHUTDOWN (dump), one thread
  * each. Only malloc, never PHP's allocator. Opcode names are copied at MINIT
  * so the encoder never calls the engine.
  *
- * A deep stack is mostly the frames of the sample before: each frame's JSON
- * text, made by json-c, is kept (direct-mapped, by the frame's content: string
- * references into the arena never change meaning) and a stack's text is
- * joined from those texts, which json-c then writes as they are. A frame
- * costs a hash and a copy instead of a json-c object and its escaping.
+ * A line is text joined here around texts json-c made: every string (names,
+ * the URI) is escaped by json-c, numbers are printed from integers, and no
+ * json-c object is built for a sample. What json-c made is kept, for the
+ * process, in direct-mapped tables: an arena string's text by its reference
+ * and a frame's by its content (a reference's bytes never change: the arena
+ * frees nothing), a request's path, method and URI by its id (an id's record
+ * never changes; the record is still read and checked for every sample, so
+ * a record lapped in the table is left out). A sample then costs lookups and
+ * copies, not some thirty json-c objects and their frees. A string's or a
+ * request's text longer than STAT_SAMPLE_TEXT_KEPT is made each time, so
+ * what is kept stays within a few MB whatever names and URIs come.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +41,12 @@ static const char *stat_opcode_names[256];
 
 #define STAT_SAMPLE_JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
-/* the JSON text of frames seen, by their content (direct-mapped) */
-#define STAT_SAMPLE_FRAME_TEXTS 4096
+/* the texts kept: frames by content, arena strings by reference, requests' fields by id */
+#define STAT_SAMPLE_FRAME_TEXTS   4096
+#define STAT_SAMPLE_STRING_TEXTS  4096
+#define STAT_SAMPLE_REQUEST_TEXTS 256
+/* the longest string or request text kept */
+#define STAT_SAMPLE_TEXT_KEPT     2048
 
 typedef struct _stat_frame_text {
 	stat_frame frame;
@@ -43,7 +54,22 @@ typedef struct _stat_frame_text {
 	size_t     length;
 } stat_frame_text;
 
-static stat_frame_text *stat_frame_texts;
+typedef struct _stat_keyed_text {
+	uint64_t key;  /* a string reference, a request id */
+	char    *text;
+	size_t   length;
+} stat_keyed_text;
+
+typedef struct _stat_sample_texts {
+	stat_frame_text frames[STAT_SAMPLE_FRAME_TEXTS];
+	stat_keyed_text strings[STAT_SAMPLE_STRING_TEXTS];
+	/* ,"path":…,"method":…,"uri":… of a request, as written after its elapsed time */
+	stat_keyed_text requests[STAT_SAMPLE_REQUEST_TEXTS];
+	/* a sample's request record, read here (4 KB: neither on the stack nor allocated per sample) */
+	stat_request    request;
+} stat_sample_texts;
+
+static stat_sample_texts *stat_texts;
 
 void stat_sample_minit(void)
 {
@@ -177,48 +203,137 @@ static bool stat_json_ref(json_object *object, const char *key, uint32_t ref)
 	return true;
 }
 
+#define STAT_TEXT(out, literal) stat_buffer_append((out), (literal), sizeof(literal) - 1)
+
+/* `"key":`, after a comma unless it opens its object (keys are plain: nothing to escape). */
+static bool stat_text_key(stat_buffer *out, const char *key)
+{
+	bool opens = out->length > 0 && out->data[out->length - 1] == '{';
+
+	return (opens || STAT_TEXT(out, ",")) && STAT_TEXT(out, "\"") && stat_buffer_append(out, key, strlen(key)) &&
+		STAT_TEXT(out, "\":");
+}
+
+/* `"key":N`, printed as json-c prints an int64. */
+static bool stat_text_int(stat_buffer *out, const char *key, int64_t value)
+{
+	char text[24];
+	int length = snprintf(text, sizeof(text), "%" PRId64, value);
+
+	return length > 0 && stat_text_key(out, key) && stat_buffer_append(out, text, (size_t) length);
+}
+
 /*
- * Seconds with microseconds, printed from integers: no floating point
- * formatting (php.h maps snprintf to PHP's own, whose dtoa state is shared
- * with the engine).
+ * `"key":S.UUUUUU`, seconds with microseconds printed from integers: no
+ * floating point formatting (php.h maps snprintf to PHP's own, whose dtoa
+ * state is shared with the engine).
  */
-static json_object *stat_json_seconds(uint64_t ns)
+static bool stat_text_seconds(stat_buffer *out, const char *key, uint64_t us)
 {
 	char text[32];
-	uint64_t us = ns > stat_clock_epoch_ns() ? (ns - stat_clock_epoch_ns()) / STAT_NS_PER_USEC : 0;
 	int length = stat_format_seconds(text, sizeof(text), us);
 
-	return json_object_new_double_s((double) us / 1e6, length > 0 ? text : "0.000000");
-}
-
-/* The wall-clock time of a monotonic instant: Unix seconds with microseconds. */
-static json_object *stat_json_time(uint64_t ns)
-{
-	char text[32];
-	uint64_t us = stat_clock_wall_us(ns);
-	int length = stat_format_seconds(text, sizeof(text), us);
-
-	return json_object_new_double_s((double) us / 1e6, length > 0 ? text : "0.000000");
-}
-
-static void stat_json_request(json_object *root, const stat_sample *sample)
-{
-	json_object *request = json_object_new_object();
-	stat_request *info = malloc(sizeof(stat_request));
-
-	json_object_object_add(request, "pid", json_object_new_int64(sample->pid));
-	json_object_object_add(request, "elapsed", stat_json_seconds(sample->request_start));
-
-	if (info && stat_requests_get(stat_memory->requests, sample->request, info)) {
-		stat_json_ref(request, "path", info->path);
-		stat_json_ref(request, "method", info->method);
-		if (info->uri_length > 0) {
-			json_object_object_add(request, "uri", stat_json_string(info->uri, info->uri_length));
-		}
+	if (!stat_text_key(out, key)) {
+		return false;
 	}
-	free(info);
+	return length > 0 ? stat_buffer_append(out, text, (size_t) length) : STAT_TEXT(out, "0.000000");
+}
 
-	json_object_object_add(root, "request", request);
+/* Microseconds since stat's epoch of an instant of stat's clock (0 before it). */
+static uint64_t stat_text_elapsed_us(uint64_t ns)
+{
+	return ns > stat_clock_epoch_ns() ? (ns - stat_clock_epoch_ns()) / STAT_NS_PER_USEC : 0;
+}
+
+/* Append a json-c value's text; the value is put. */
+static bool stat_text_json(stat_buffer *out, json_object *value)
+{
+	size_t length = 0;
+	const char *text = value ? json_object_to_json_string_length(value, STAT_SAMPLE_JSON_FLAGS, &length) : NULL;
+	bool ok = text && stat_buffer_append(out, text, length);
+
+	json_object_put(value);
+	return ok;
+}
+
+/* Keep a copy of a text made (none when too long or out of memory: made again next time). */
+static void stat_text_keep(stat_keyed_text *entry, uint64_t key, const char *text, size_t length)
+{
+	char *copy;
+
+	if (length > STAT_SAMPLE_TEXT_KEPT) {
+		return;
+	}
+	copy = malloc(length ? length : 1);
+	free(entry->text);
+	entry->text = copy;
+	if (copy) {
+		memcpy(copy, text, length);
+		entry->key = key;
+		entry->length = length;
+	}
+}
+
+/*
+ * `"key":` and an arena string's JSON text, kept by reference; nothing for
+ * NONE. *found is cleared when the string could not be found ("[unknown]").
+ */
+static bool stat_text_ref(stat_buffer *out, const char *key, uint32_t ref, bool *found)
+{
+	stat_keyed_text *entry = &stat_texts->strings[ref % STAT_SAMPLE_STRING_TEXTS];
+	const char *value;
+	size_t length, at;
+
+	if (ref == STAT_STRING_NONE) {
+		return true;
+	}
+	if (!stat_text_key(out, key)) {
+		return false;
+	}
+	if (ref == STAT_STRING_FULL) {
+		return STAT_TEXT(out, "\"[strings full]\"");
+	}
+	if (entry->text && entry->key == ref) {
+		return stat_buffer_append(out, entry->text, entry->length);
+	}
+	value = stat_strings_get(stat_memory->strings, ref, &length);
+	if (!value) {
+		*found = false;
+		return STAT_TEXT(out, "\"[unknown]\"");
+	}
+	at = out->length;
+	if (!stat_text_json(out, stat_json_string(value, length))) {
+		return false;
+	}
+	stat_text_keep(entry, ref, out->data + at, out->length - at);
+	return true;
+}
+
+/* "request":{"pid":…,"elapsed":…, then its record's path, method and URI when the table still has it}. */
+static bool stat_text_request(stat_buffer *out, const stat_sample *sample)
+{
+	stat_request *info = &stat_texts->request;
+	stat_keyed_text *entry = &stat_texts->requests[sample->request % STAT_SAMPLE_REQUEST_TEXTS];
+	bool found = true, ok;
+	size_t at;
+
+	ok = stat_text_key(out, "request") && STAT_TEXT(out, "{") && stat_text_int(out, "pid", sample->pid) &&
+		stat_text_seconds(out, "elapsed", stat_text_elapsed_us(sample->request_start));
+	if (!ok || !stat_requests_get(stat_memory->requests, sample->request, info)) {
+		return ok && STAT_TEXT(out, "}");
+	}
+	if (entry->text && entry->key == sample->request) {
+		return stat_buffer_append(out, entry->text, entry->length) && STAT_TEXT(out, "}");
+	}
+	at = out->length;
+	ok = stat_text_ref(out, "path", info->path, &found) && stat_text_ref(out, "method", info->method, &found);
+	if (ok && info->uri_length > 0) {
+		ok = stat_text_key(out, "uri") && stat_text_json(out, stat_json_string(info->uri, info->uri_length));
+	}
+	if (ok && found) {
+		stat_text_keep(entry, sample->request, out->data + at, out->length - at);
+	}
+	return ok && STAT_TEXT(out, "}");
 }
 
 static const char *stat_arg_names[] = {
@@ -317,20 +432,16 @@ static inline bool stat_frame_equal(const stat_frame *a, const stat_frame *b)
 		a->line == b->line && a->start == b->start && a->flags == b->flags;
 }
 
-/* Append a frame's JSON text, from the cache or made and kept. */
-static bool stat_json_frame_append(const stat_frame *frame, stat_buffer *out)
+/* Append a frame's JSON text, from the texts kept or made and kept. */
+static bool stat_text_frame(stat_buffer *out, const stat_frame *frame)
 {
 	uint32_t hash = frame->function * 2654435761u ^ frame->scope * 2246822519u ^ frame->file * 3266489917u ^
 		frame->line * 668265263u ^ frame->start * 374761393u ^ frame->flags;
-	stat_frame_text *entry;
+	stat_frame_text *entry = &stat_texts->frames[(hash ^ hash >> 15) % STAT_SAMPLE_FRAME_TEXTS];
 	stat_buffer made = {0};
 	bool keep;
 
-	if (!stat_frame_texts) {
-		stat_frame_texts = calloc(STAT_SAMPLE_FRAME_TEXTS, sizeof(stat_frame_text));
-	}
-	entry = stat_frame_texts ? &stat_frame_texts[(hash ^ hash >> 15) % STAT_SAMPLE_FRAME_TEXTS] : NULL;
-	if (entry && entry->text && stat_frame_equal(&entry->frame, frame)) {
+	if (entry->text && stat_frame_equal(&entry->frame, frame)) {
 		return stat_buffer_append(out, entry->text, entry->length);
 	}
 
@@ -339,7 +450,7 @@ static bool stat_json_frame_append(const stat_frame *frame, stat_buffer *out)
 		stat_buffer_free(&made);
 		return false;
 	}
-	if (keep && entry) {
+	if (keep) {
 		free(entry->text);
 		entry->frame = *frame;
 		entry->text = made.data;
@@ -352,168 +463,126 @@ static bool stat_json_frame_append(const stat_frame *frame, stat_buffer *out)
 }
 
 /* The marker {"function":"[truncated]","depth":N} where a deep stack was cut. */
-static bool stat_json_cut_append(const stat_sample *sample, stat_buffer *text, bool comma)
+static bool stat_text_cut(stat_buffer *out, const stat_sample *sample, bool comma)
 {
-	json_object *object = json_object_new_object();
-	const char *cut;
-	size_t length;
-	bool ok;
-
-	json_object_object_add(object, "function", json_object_new_string("[truncated]"));
-	json_object_object_add(object, "depth", json_object_new_int64(sample->true_depth));
-	cut = json_object_to_json_string_length(object, STAT_SAMPLE_JSON_FLAGS, &length);
-	ok = cut && (!comma || stat_buffer_append(text, ",", 1)) && stat_buffer_append(text, cut, length);
-	json_object_put(object);
-	return ok;
+	return (!comma || STAT_TEXT(out, ",")) && STAT_TEXT(out, "{\"function\":\"[truncated]\"") &&
+		stat_text_int(out, "depth", sample->true_depth) && STAT_TEXT(out, "}");
 }
 
 /*
- * The stack, innermost first; a cut stack has the marker between its
- * innermost and its outermost frames kept (sample->cut). Its text is joined
- * from the frames' texts and handed to json-c to write as it is.
+ * "stack":[…], innermost first; a cut stack has the marker between its
+ * innermost and its outermost frames kept (sample->cut).
  */
-static json_object *stat_json_stack(const stat_sample *sample)
+static bool stat_text_stack(stat_buffer *out, const stat_sample *sample)
 {
-	json_object *stack;
-	stat_buffer text = {0};
 	bool truncated = sample->true_depth > sample->depth;
 	/* the innermost frames, the marker, the outermost frames */
 	uint32_t cut = truncated && sample->cut <= sample->depth ? sample->cut : sample->depth, i;
-	bool ok = stat_buffer_append(&text, "[", 1);
+	bool ok = stat_text_key(out, "stack") && STAT_TEXT(out, "[");
+	size_t open = out->length;
 
 	for (i = 0; ok && i < sample->depth; i++) {
 		if (truncated && i == cut) {
-			ok = stat_json_cut_append(sample, &text, i > 0);
+			ok = stat_text_cut(out, sample, i > 0);
 		}
-		ok = ok && (text.length == 1 || stat_buffer_append(&text, ",", 1)) && stat_json_frame_append(&sample->frames[i], &text);
+		ok = ok && (out->length == open || STAT_TEXT(out, ",")) && stat_text_frame(out, &sample->frames[i]);
 	}
 	if (ok && truncated && cut == sample->depth) {
-		ok = stat_json_cut_append(sample, &text, sample->depth > 0);
+		ok = stat_text_cut(out, sample, sample->depth > 0);
 	}
-	ok = ok && stat_buffer_append(&text, "]", 2);
-	if (!ok) {
-		stat_buffer_free(&text);
-		return NULL;
-	}
-
-	/* the text (NUL-terminated above) is owned and freed by the object */
-	stack = json_object_new_array();
-	json_object_set_serializer(stack, json_object_userdata_to_json_string, text.data, json_object_free_userdata);
-	return stack;
+	return ok && STAT_TEXT(out, "]");
 }
 
 void stat_sample_texts_free(void)
 {
 	uint32_t i;
 
-	if (!stat_frame_texts) {
+	if (!stat_texts) {
 		return;
 	}
 	for (i = 0; i < STAT_SAMPLE_FRAME_TEXTS; i++) {
-		free(stat_frame_texts[i].text);
+		free(stat_texts->frames[i].text);
 	}
-	free(stat_frame_texts);
-	stat_frame_texts = NULL;
+	for (i = 0; i < STAT_SAMPLE_STRING_TEXTS; i++) {
+		free(stat_texts->strings[i].text);
+	}
+	for (i = 0; i < STAT_SAMPLE_REQUEST_TEXTS; i++) {
+		free(stat_texts->requests[i].text);
+	}
+	free(stat_texts);
+	stat_texts = NULL;
 }
 
 static const char *stat_sample_types[] = {"memory", "user", "internal"};
 
-bool stat_sample_encode(const stat_sample *sample, stat_buffer *out)
+/* "location":{"file":…,"line":…,"offset":…} and "symbol":{"scope":…,"function":…,…}, each when the sample has it. */
+static bool stat_text_innermost(stat_buffer *out, const stat_sample *sample)
 {
-	json_object *root = json_object_new_object();
-	const char *text;
-	size_t length;
-	bool ok;
-
-	if (!root) {
-		return false;
-	}
-
-	json_object_object_add(root, "type", json_object_new_string(
-		sample->type <= STAT_SAMPLE_INTERNAL ? stat_sample_types[sample->type] : "memory"));
-	stat_json_request(root, sample);
-	json_object_object_add(root, "elapsed", stat_json_seconds(sample->time));
-	json_object_object_add(root, "time", stat_json_time(sample->time));
-	json_object_object_add(root, "clock", json_object_new_string(sample->clock == STAT_CLOCK_CPU ? "cpu" : "wall"));
-	if (sample->weight > 1) {
-		/* a late tick that stands for the intervals it missed too (absent: 1) */
-		json_object_object_add(root, "weight", json_object_new_int(sample->weight));
-	}
-
-	{
-		json_object *memory = json_object_new_object();
-
-		json_object_object_add(memory, "used", json_object_new_int64((int64_t) sample->memory_used));
-		json_object_object_add(memory, "peak", json_object_new_int64((int64_t) sample->memory_peak));
-		json_object_object_add(root, "memory", memory);
-	}
+	bool found = true, ok = true;
 
 	if (sample->flags & STAT_SAMPLE_LOCATION) {
-		json_object *location = json_object_new_object();
-
-		stat_json_ref(location, "file", sample->file);
-		if (sample->flags & STAT_SAMPLE_LINE) {
-			json_object_object_add(location, "line", json_object_new_int64(sample->line));
-		}
-		json_object_object_add(location, "offset", json_object_new_int64(sample->offset));
-		json_object_object_add(root, "location", location);
+		ok = stat_text_key(out, "location") && STAT_TEXT(out, "{") && stat_text_ref(out, "file", sample->file, &found) &&
+			(!(sample->flags & STAT_SAMPLE_LINE) || stat_text_int(out, "line", sample->line)) &&
+			stat_text_int(out, "offset", sample->offset) && STAT_TEXT(out, "}");
 	}
-
-	if (sample->flags & STAT_SAMPLE_SYMBOL) {
-		json_object *symbol = json_object_new_object();
-
-		stat_json_ref(symbol, "scope", sample->scope);
-		stat_json_ref(symbol, "function", sample->function);
-		if (sample->flags & STAT_SAMPLE_START) {
-			json_object_object_add(symbol, "start", json_object_new_int64(sample->start));
-		}
-		if (sample->flags & STAT_SAMPLE_FRAMELESS) {
-			json_object_object_add(symbol, "frameless", json_object_new_boolean(1));
-		}
-		json_object_object_add(root, "symbol", symbol);
+	if (ok && (sample->flags & STAT_SAMPLE_SYMBOL)) {
+		ok = stat_text_key(out, "symbol") && STAT_TEXT(out, "{") && stat_text_ref(out, "scope", sample->scope, &found) &&
+			stat_text_ref(out, "function", sample->function, &found) &&
+			(!(sample->flags & STAT_SAMPLE_START) || stat_text_int(out, "start", sample->start)) &&
+			(!(sample->flags & STAT_SAMPLE_FRAMELESS) || (stat_text_key(out, "frameless") && STAT_TEXT(out, "true"))) &&
+			STAT_TEXT(out, "}");
 	}
+	return ok;
+}
 
-	if ((sample->flags & STAT_SAMPLE_OPCODE) && stat_opcode_names[sample->opcode]) {
-		json_object_object_add(root, "opcode", json_object_new_string(stat_opcode_names[sample->opcode]));
+bool stat_sample_encode(const stat_sample *sample, stat_buffer *out)
+{
+	const char *type = sample->type <= STAT_SAMPLE_INTERNAL ? stat_sample_types[sample->type] : "memory";
+	const char *opcode = stat_opcode_names[sample->opcode];
+	size_t before = out->length;
+	bool ok;
+
+	if (!stat_texts && !(stat_texts = calloc(1, sizeof(stat_sample_texts)))) {
+		return false;
 	}
-
-	if (sample->flags & STAT_SAMPLE_ARGINFO) {
-		json_object_object_add(root, "arginfo", stat_json_args(sample));
+	ok = STAT_TEXT(out, "{") && stat_text_key(out, "type") && STAT_TEXT(out, "\"") &&
+		stat_buffer_append(out, type, strlen(type)) && STAT_TEXT(out, "\"") && stat_text_request(out, sample) &&
+		stat_text_seconds(out, "elapsed", stat_text_elapsed_us(sample->time)) &&
+		stat_text_seconds(out, "time", stat_clock_wall_us(sample->time)) && stat_text_key(out, "clock") &&
+		(sample->clock == STAT_CLOCK_CPU ? STAT_TEXT(out, "\"cpu\"") : STAT_TEXT(out, "\"wall\""));
+	/* a late tick that stands for the intervals it missed too (absent: 1) */
+	ok = ok && (sample->weight <= 1 || stat_text_int(out, "weight", sample->weight));
+	ok = ok && stat_text_key(out, "memory") && STAT_TEXT(out, "{") &&
+		stat_text_int(out, "used", (int64_t) sample->memory_used) &&
+		stat_text_int(out, "peak", (int64_t) sample->memory_peak) && STAT_TEXT(out, "}");
+	ok = ok && stat_text_innermost(out, sample);
+	/* opcode names are the engine's (ZEND_ and capitals): nothing to escape */
+	if (ok && (sample->flags & STAT_SAMPLE_OPCODE) && opcode) {
+		ok = stat_text_key(out, "opcode") && STAT_TEXT(out, "\"") && stat_buffer_append(out, opcode, strlen(opcode)) &&
+			STAT_TEXT(out, "\"");
 	}
-
-	if (sample->flags & STAT_SAMPLE_STACK) {
-		json_object *stack = stat_json_stack(sample);
-
-		if (!stack) {
-			json_object_put(root);
-			return false;
-		}
-		json_object_object_add(root, "stack", stack);
+	if (ok && (sample->flags & STAT_SAMPLE_ARGINFO)) {
+		ok = stat_text_key(out, "arginfo") && stat_text_json(out, stat_json_args(sample));
 	}
-
-	text = json_object_to_json_string_length(root, STAT_SAMPLE_JSON_FLAGS, &length);
-	ok = text && stat_buffer_append(out, text, length) && stat_buffer_append(out, "\n", 1);
-	json_object_put(root);
-
+	ok = ok && (!(sample->flags & STAT_SAMPLE_STACK) || stat_text_stack(out, sample));
+	ok = ok && STAT_TEXT(out, "}\n");
+	if (!ok) {
+		out->length = before;
+	}
 	return ok;
 }
 
 bool stat_sample_encode_lost(uint64_t count, stat_buffer *out)
 {
-	json_object *root = json_object_new_object();
 	uint64_t now = stat_clock_now();
-	const char *text;
-	size_t length;
+	size_t before = out->length;
 	bool ok;
 
-	json_object_object_add(root, "type", json_object_new_string("lost"));
-	json_object_object_add(root, "count", json_object_new_int64((int64_t) count));
-	json_object_object_add(root, "elapsed", stat_json_seconds(now));
-	json_object_object_add(root, "time", stat_json_time(now));
-
-	text = json_object_to_json_string_length(root, STAT_SAMPLE_JSON_FLAGS, &length);
-	ok = text && stat_buffer_append(out, text, length) && stat_buffer_append(out, "\n", 1);
-	json_object_put(root);
-
+	ok = STAT_TEXT(out, "{\"type\":\"lost\"") && stat_text_int(out, "count", (int64_t) count) &&
+		stat_text_seconds(out, "elapsed", stat_text_elapsed_us(now)) &&
+		stat_text_seconds(out, "time", stat_clock_wall_us(now)) && STAT_TEXT(out, "}\n");
+	if (!ok) {
+		out->length = before;
+	}
 	return ok;
 }

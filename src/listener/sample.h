@@ -4,9 +4,10 @@
  * A sample is a fixed header plus up to `stack` frames; names are string
  * references into the arena, the request is an id into the request table.
  * It is built by a sampler thread without touching the engine, published in
- * the ring, and encoded with json-c by the listener process or the dump. The
- * encoder replaces invalid UTF-8 with U+FFFD, so every line is valid JSON
- * whatever bytes a script name or URI holds.
+ * the ring, and encoded by the listener process or the dump (sample.c: text
+ * joined around strings json-c escaped). The encoder replaces invalid UTF-8
+ * with U+FFFD, so every line is valid JSON whatever bytes a script name or
+ * URI holds.
  */
 #ifndef STAT_SAMPLE_H
 #define STAT_SAMPLE_H
@@ -124,7 +125,7 @@ bool stat_sample_encode_lost(uint64_t count, stat_buffer *out);
 
 /* MINIT: remember opcode names (so no thread calls the engine for them). */
 void stat_sample_minit(void);
-/* Free the frames' JSON texts kept by the encoder (process-local). */
+/* Free the JSON texts the encoder keeps (frames, strings, requests; process-local). */
 void stat_sample_texts_free(void);
 
 #endif
