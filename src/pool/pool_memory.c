@@ -218,7 +218,9 @@ bool stat_pool_share(stat_pool_state *state, int place, const stat_place_view *v
  * handed over, opened by the pool sampler itself: it may when it is root
  * (php-fpm's master forks it before it drops to the workers' user, whose
  * workers are then not dumpable and cannot open their own). Tried once an
- * owner. True when the slot now holds one for the view's owner.
+ * owner. True when the slot now holds one for the view's owner. The first
+ * owner it may not open (EACCES, EPERM: no CAP_SYS_PTRACE) is kept in the
+ * mapping (pool.refused) for a request thread to say in PHP's log.
  */
 bool stat_pool_open(stat_pool_state *state, int place, const stat_place_view *view)
 {
@@ -233,6 +235,12 @@ bool stat_pool_open(stat_pool_state *state, int place, const stat_place_view *vi
 	snprintf(path, sizeof(path), "/proc/%lu/mem", (unsigned long) (uint32_t) view->owner);
 	mem = open(path, O_RDONLY | O_CLOEXEC);
 	if (mem < 0) {
+		if (errno == EACCES || errno == EPERM) {
+			/* not ours to read: the first such process is said in the log, by a request thread (pool_client.c) */
+			uint64_t none = 0;
+
+			stat_atomic_cas(&stat_memory->pool.refused, &none, (uint64_t) (uint32_t) view->owner << 32 | (uint32_t) errno);
+		}
 		return false;
 	}
 	/*

@@ -50,6 +50,8 @@ typedef struct _stat_live {
 typedef struct _stat_pool_shared {
 	stat_atomic_u64 pid;        /* the pool sampler's pid (0: none), set by MINIT once it is forked */
 	stat_atomic_u64 reported;   /* its end was written to the log (the pid): CAS by the first RINIT that sees it gone */
+	stat_atomic_u64 refused;    /* the first process it may not read: pid << 32 | errno (0: none); CAS by the pool sampler */
+	stat_atomic_u64 refused_reported; /* that was written to the log: CAS by the first request end that sees it */
 	stat_atomic_u64 interval;   /* the interval it samples each request at now (us): stat.interval, or longer under stat.pool_rate */
 	stat_atomic_u64 active;     /* requests it sampled at its last tick */
 } stat_pool_shared;

@@ -42,7 +42,8 @@ $pool = new StatPool(['pm' => 'static', 'pm.max_children' => '3'], [
     'stat.socket_group' => $group,
     'stat.socket_mode' => '0660',
     'stat.control_mode' => '0600',
-    'stat.interval' => '1000',
+    'stat.sampler' => 'pool',
+    'stat.interval' => '10000',
     'stat.samples' => '65536',
 ]);
 $pool->script('shop.php', <<<'PHP'
