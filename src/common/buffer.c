@@ -8,6 +8,10 @@
 
 bool stat_buffer_append(stat_buffer *buffer, const char *data, size_t length)
 {
+	if (length == 0) {
+		/* (nothing to copy: and no memcpy to an empty buffer's NULL) */
+		return true;
+	}
 	if (buffer->length + length > buffer->capacity) {
 		size_t capacity = buffer->capacity ? buffer->capacity : 4096;
 		char *grown;

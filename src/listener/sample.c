@@ -13,9 +13,10 @@
  * frees nothing), a request's path, method and URI by its id (an id's record
  * never changes; the record is still read and checked for every sample, so
  * a record lapped in the table is left out). A sample then costs lookups and
- * copies, not some thirty json-c objects and their frees. A string's or a
- * request's text longer than STAT_SAMPLE_TEXT_KEPT is made each time, so
- * what is kept stays within a few MB whatever names and URIs come.
+ * copies, not some thirty json-c objects and their frees. A text longer
+ * than STAT_SAMPLE_TEXT_KEPT (a frame's: twice that) is made each time, so
+ * what is kept stays within ~25 MB whatever names and URIs come (typical
+ * names keep it under 1 MB).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -45,7 +46,7 @@ static const char *stat_opcode_names[256];
 #define STAT_SAMPLE_FRAME_TEXTS   4096
 #define STAT_SAMPLE_STRING_TEXTS  4096
 #define STAT_SAMPLE_REQUEST_TEXTS 256
-/* the longest string or request text kept */
+/* the longest string or request text kept (a frame's: twice this) */
 #define STAT_SAMPLE_TEXT_KEPT     2048
 
 typedef struct _stat_frame_text {
@@ -240,7 +241,7 @@ static bool stat_text_seconds(stat_buffer *out, const char *key, uint64_t us)
 }
 
 /* Microseconds since stat's epoch of an instant of stat's clock (0 before it). */
-static uint64_t stat_text_elapsed_us(uint64_t ns)
+static uint64_t stat_sample_elapsed_us(uint64_t ns)
 {
 	return ns > stat_clock_epoch_ns() ? (ns - stat_clock_epoch_ns()) / STAT_NS_PER_USEC : 0;
 }
@@ -276,7 +277,8 @@ static void stat_text_keep(stat_keyed_text *entry, uint64_t key, const char *tex
 
 /*
  * `"key":` and an arena string's JSON text, kept by reference; nothing for
- * NONE. *found is cleared when the string could not be found ("[unknown]").
+ * NONE. *found (when given) is cleared when the string could not be found
+ * ("[unknown]").
  */
 static bool stat_text_ref(stat_buffer *out, const char *key, uint32_t ref, bool *found)
 {
@@ -298,7 +300,9 @@ static bool stat_text_ref(stat_buffer *out, const char *key, uint32_t ref, bool 
 	}
 	value = stat_strings_get(stat_memory->strings, ref, &length);
 	if (!value) {
-		*found = false;
+		if (found) {
+			*found = false;
+		}
 		return STAT_TEXT(out, "\"[unknown]\"");
 	}
 	at = out->length;
@@ -318,7 +322,7 @@ static bool stat_text_request(stat_buffer *out, const stat_sample *sample)
 	size_t at;
 
 	ok = stat_text_key(out, "request") && STAT_TEXT(out, "{") && stat_text_int(out, "pid", sample->pid) &&
-		stat_text_seconds(out, "elapsed", stat_text_elapsed_us(sample->request_start));
+		stat_text_seconds(out, "elapsed", stat_sample_elapsed_us(sample->request_start));
 	if (!ok || !stat_requests_get(stat_memory->requests, sample->request, info)) {
 		return ok && STAT_TEXT(out, "}");
 	}
@@ -450,7 +454,7 @@ static bool stat_text_frame(stat_buffer *out, const stat_frame *frame)
 		stat_buffer_free(&made);
 		return false;
 	}
-	if (keep) {
+	if (keep && made.length <= 2 * STAT_SAMPLE_TEXT_KEPT) {
 		free(entry->text);
 		entry->frame = *frame;
 		entry->text = made.data;
@@ -518,16 +522,16 @@ static const char *stat_sample_types[] = {"memory", "user", "internal"};
 /* "location":{"file":…,"line":…,"offset":…} and "symbol":{"scope":…,"function":…,…}, each when the sample has it. */
 static bool stat_text_innermost(stat_buffer *out, const stat_sample *sample)
 {
-	bool found = true, ok = true;
+	bool ok = true;
 
 	if (sample->flags & STAT_SAMPLE_LOCATION) {
-		ok = stat_text_key(out, "location") && STAT_TEXT(out, "{") && stat_text_ref(out, "file", sample->file, &found) &&
+		ok = stat_text_key(out, "location") && STAT_TEXT(out, "{") && stat_text_ref(out, "file", sample->file, NULL) &&
 			(!(sample->flags & STAT_SAMPLE_LINE) || stat_text_int(out, "line", sample->line)) &&
 			stat_text_int(out, "offset", sample->offset) && STAT_TEXT(out, "}");
 	}
 	if (ok && (sample->flags & STAT_SAMPLE_SYMBOL)) {
-		ok = stat_text_key(out, "symbol") && STAT_TEXT(out, "{") && stat_text_ref(out, "scope", sample->scope, &found) &&
-			stat_text_ref(out, "function", sample->function, &found) &&
+		ok = stat_text_key(out, "symbol") && STAT_TEXT(out, "{") && stat_text_ref(out, "scope", sample->scope, NULL) &&
+			stat_text_ref(out, "function", sample->function, NULL) &&
 			(!(sample->flags & STAT_SAMPLE_START) || stat_text_int(out, "start", sample->start)) &&
 			(!(sample->flags & STAT_SAMPLE_FRAMELESS) || (stat_text_key(out, "frameless") && STAT_TEXT(out, "true"))) &&
 			STAT_TEXT(out, "}");
@@ -547,7 +551,7 @@ bool stat_sample_encode(const stat_sample *sample, stat_buffer *out)
 	}
 	ok = STAT_TEXT(out, "{") && stat_text_key(out, "type") && STAT_TEXT(out, "\"") &&
 		stat_buffer_append(out, type, strlen(type)) && STAT_TEXT(out, "\"") && stat_text_request(out, sample) &&
-		stat_text_seconds(out, "elapsed", stat_text_elapsed_us(sample->time)) &&
+		stat_text_seconds(out, "elapsed", stat_sample_elapsed_us(sample->time)) &&
 		stat_text_seconds(out, "time", stat_clock_wall_us(sample->time)) && stat_text_key(out, "clock") &&
 		(sample->clock == STAT_CLOCK_CPU ? STAT_TEXT(out, "\"cpu\"") : STAT_TEXT(out, "\"wall\""));
 	/* a late tick that stands for the intervals it missed too (absent: 1) */
@@ -579,7 +583,7 @@ bool stat_sample_encode_lost(uint64_t count, stat_buffer *out)
 	bool ok;
 
 	ok = STAT_TEXT(out, "{\"type\":\"lost\"") && stat_text_int(out, "count", (int64_t) count) &&
-		stat_text_seconds(out, "elapsed", stat_text_elapsed_us(now)) &&
+		stat_text_seconds(out, "elapsed", stat_sample_elapsed_us(now)) &&
 		stat_text_seconds(out, "time", stat_clock_wall_us(now)) && STAT_TEXT(out, "}\n");
 	if (!ok) {
 		out->length = before;

@@ -214,6 +214,19 @@ bool stat_pool_share(stat_pool_state *state, int place, const stat_place_view *v
 }
 
 /*
+ * Pool process: whether the pid of the place's owner is still its process
+ * after an open by path. The process may have ended and its pid gone to
+ * another before the open: a place left as it was (its owner killed) cannot
+ * say so, the pid's start time can (looked at after the open: a pid is
+ * never its first process's again). Without a start time, the place decides.
+ */
+static bool stat_pool_still_owner(int place, const stat_place_view *view)
+{
+	return stat_places_unchanged(stat_memory->places, place, view) &&
+		(!view->start_time || stat_task_start_time((int) (uint32_t) view->owner) == view->start_time);
+}
+
+/*
  * Pool process: a descriptor of the place's owner's memory when it was not
  * handed over, opened by the pool sampler itself: it may when it is root
  * (php-fpm's master forks it before it drops to the workers' user, whose
@@ -235,7 +248,7 @@ bool stat_pool_open(stat_pool_state *state, int place, const stat_place_view *vi
 	snprintf(path, sizeof(path), "/proc/%lu/mem", (unsigned long) (uint32_t) view->owner);
 	mem = open(path, O_RDONLY | O_CLOEXEC);
 	if (mem < 0) {
-		if (errno == EACCES || errno == EPERM) {
+		if ((errno == EACCES || errno == EPERM) && stat_pool_still_owner(place, view)) {
 			/* not ours to read: the first such process is said in the log, by a request thread (pool_client.c) */
 			uint64_t none = 0;
 
@@ -243,14 +256,7 @@ bool stat_pool_open(stat_pool_state *state, int place, const stat_place_view *vi
 		}
 		return false;
 	}
-	/*
-	 * The process may have ended and its pid gone to another before the
-	 * open: a place left as it was (its owner killed) cannot say so, the
-	 * pid's start time can (looked at after the open: a pid is never its
-	 * first process's again). Without a start time, the place decides.
-	 */
-	if (!stat_places_unchanged(stat_memory->places, place, view) ||
-		(view->start_time && stat_task_start_time((int) (uint32_t) view->owner) != view->start_time)) {
+	if (!stat_pool_still_owner(place, view)) {
 		close(mem);
 		return false;
 	}

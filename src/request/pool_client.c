@@ -307,23 +307,22 @@ bool stat_pool_client_start(uint64_t (*record)(void), uint64_t request_start)
 /*
  * Request thread, at the end of a sampled request: the first process of the
  * pool the pool sampler may not read (pool_memory.c's stat_pool_open), said
- * once for the pool in PHP's error log (php-fpm's), with what lets it read.
+ * once for the pool in PHP's error log (php_log_err: error_log, else the
+ * SAPI's, for php-fpm the web server's), with what lets it read.
  */
 static void stat_pool_client_refused(void)
 {
 	uint64_t refused = stat_atomic_load_relaxed(&stat_memory->pool.refused), expected = 0;
-	char message[512];
 
 	if (refused == 0 || !stat_atomic_cas(&stat_memory->pool.refused_reported, &expected, 1)) {
 		return;
 	}
-	snprintf(message, sizeof(message), "stat: stat.sampler=pool: the pool sampler (pid %llu) may not read the memory "
-		"of PHP process %u (%s), so its requests are not sampled (counted in samples_unreadable): start PHP with "
-		"CAP_SYS_PTRACE (a container: --cap-add=SYS_PTRACE), or let the workers hand their memory over (php-fpm: "
-		"process.dumpable = yes in the pool), or use stat.sampler=request",
+	stat_log("stat: stat.sampler=pool: the pool sampler (pid %llu) may not read the memory of PHP process %u (%s), "
+		"so its requests are not sampled (counted in samples_unreadable): start PHP with CAP_SYS_PTRACE (a container: "
+		"--cap-add=SYS_PTRACE; Yama's ptrace_scope 3 refuses it to all), or let the workers hand their memory over "
+		"(php-fpm: process.dumpable = yes, which opens them to every process of their user), or use stat.sampler=request",
 		(unsigned long long) stat_atomic_load(&stat_memory->pool.pid), (unsigned) (refused >> 32),
 		strerror((int) (uint32_t) refused));
-	php_log_err(message);
 }
 
 bool stat_pool_client_stop(bool wait)

@@ -1,5 +1,5 @@
 --TEST--
-pool: the README's php-fpm setup (only zend_extension and the socket settings, sockets in a 0750 root:group directory) gives a real member of the readers' group stacks: status, top with self below total, fold and a flame graph by path under load; ctl is root's only, and a change above the startup maximum is refused with the reason; a recording started after the load leaves the ring's backlog out; a user outside the group is refused on both sockets with the hint
+pool: the README's php-fpm setup (only zend_extension, the socket settings and the sampler and interval it takes, sockets in a 0750 root:group directory) gives a real member of the readers' group stacks: status, top with self below total, fold and a flame graph by path under load; ctl is root's only, and a change above the startup maximum is refused with the reason; a recording started after the load leaves the ring's backlog out; a user outside the group is refused on both sockets with the hint
 --SKIPIF--
 <?php
 require __DIR__ . '/pool.inc'; require __DIR__ . '/../client/client.inc';
