@@ -49,17 +49,16 @@ static const char *stat_opcode_names[256];
 /* the longest string or request text kept (a frame's: twice this) */
 #define STAT_SAMPLE_TEXT_KEPT     2048
 
-typedef struct _stat_frame_text {
-	stat_frame frame;
-	char      *text;
-	size_t     length;
-} stat_frame_text;
-
 typedef struct _stat_keyed_text {
-	uint64_t key;  /* a string reference, a request id */
+	uint64_t key;  /* a string reference, a request id (a frame's: its content, beside) */
 	char    *text;
 	size_t   length;
 } stat_keyed_text;
+
+typedef struct _stat_frame_text {
+	stat_frame      frame;
+	stat_keyed_text kept;
+} stat_frame_text;
 
 typedef struct _stat_sample_texts {
 	stat_frame_text frames[STAT_SAMPLE_FRAME_TEXTS];
@@ -181,29 +180,6 @@ static json_object *stat_json_string(const char *value, size_t length)
 	return result;
 }
 
-/* Add a string field from the arena; nothing for NONE. False when the string could not be found. */
-static bool stat_json_ref(json_object *object, const char *key, uint32_t ref)
-{
-	const char *value;
-	size_t length;
-
-	if (ref == STAT_STRING_NONE) {
-		return true;
-	}
-	if (ref == STAT_STRING_FULL) {
-		json_object_object_add(object, key, json_object_new_string("[strings full]"));
-		return true;
-	}
-
-	value = stat_strings_get(stat_memory->strings, ref, &length);
-	if (!value) {
-		json_object_object_add(object, key, json_object_new_string("[unknown]"));
-		return false;
-	}
-	json_object_object_add(object, key, stat_json_string(value, length));
-	return true;
-}
-
 #define STAT_TEXT(out, literal) stat_buffer_append((out), (literal), sizeof(literal) - 1)
 
 /* `"key":`, after a comma unless it opens its object (keys are plain: nothing to escape). */
@@ -257,22 +233,27 @@ static bool stat_text_json(stat_buffer *out, json_object *value)
 	return ok;
 }
 
-/* Keep a copy of a text made (none when too long or out of memory: made again next time). */
-static void stat_text_keep(stat_keyed_text *entry, uint64_t key, const char *text, size_t length)
+/*
+ * Keep a copy of a text made, up to `most` bytes; whether it was kept (not
+ * when too long or out of memory: made again next time).
+ */
+static bool stat_text_keep(stat_keyed_text *entry, uint64_t key, const char *text, size_t length, size_t most)
 {
 	char *copy;
 
-	if (length > STAT_SAMPLE_TEXT_KEPT) {
-		return;
+	if (length > most) {
+		return false;
 	}
 	copy = malloc(length ? length : 1);
 	free(entry->text);
 	entry->text = copy;
-	if (copy) {
-		memcpy(copy, text, length);
-		entry->key = key;
-		entry->length = length;
+	if (!copy) {
+		return false;
 	}
+	memcpy(copy, text, length);
+	entry->key = key;
+	entry->length = length;
+	return true;
 }
 
 /*
@@ -309,7 +290,7 @@ static bool stat_text_ref(stat_buffer *out, const char *key, uint32_t ref, bool 
 	if (!stat_text_json(out, stat_json_string(value, length))) {
 		return false;
 	}
-	stat_text_keep(entry, ref, out->data + at, out->length - at);
+	stat_text_keep(entry, ref, out->data + at, out->length - at, STAT_SAMPLE_TEXT_KEPT);
 	return true;
 }
 
@@ -335,7 +316,7 @@ static bool stat_text_request(stat_buffer *out, const stat_sample *sample)
 		ok = stat_text_key(out, "uri") && stat_text_json(out, stat_json_string(info->uri, info->uri_length));
 	}
 	if (ok && found) {
-		stat_text_keep(entry, sample->request, out->data + at, out->length - at);
+		stat_text_keep(entry, sample->request, out->data + at, out->length - at, STAT_SAMPLE_TEXT_KEPT);
 	}
 	return ok && STAT_TEXT(out, "}");
 }
@@ -400,36 +381,6 @@ static json_object *stat_json_args(const stat_sample *sample)
 	return args;
 }
 
-/* The JSON text of one frame, by json-c; false if a name could not be found (not to be kept). */
-static bool stat_json_frame(const stat_frame *frame, stat_buffer *out)
-{
-	json_object *object = json_object_new_object();
-	const char *text;
-	size_t length;
-	bool found;
-
-	found = stat_json_ref(object, "scope", frame->scope);
-	found = stat_json_ref(object, "function", frame->function) && found;
-	found = stat_json_ref(object, "file", frame->file) && found;
-	if (frame->flags & STAT_FRAME_LINE) {
-		json_object_object_add(object, "line", json_object_new_int64(frame->line));
-	}
-	if (frame->flags & STAT_FRAME_START) {
-		json_object_object_add(object, "start", json_object_new_int64(frame->start));
-	}
-	if (frame->flags & STAT_FRAME_FRAMELESS) {
-		json_object_object_add(object, "frameless", json_object_new_boolean(1));
-	}
-	text = json_object_to_json_string_length(object, STAT_SAMPLE_JSON_FLAGS, &length);
-	if (!text || !stat_buffer_append(out, text, length)) {
-		found = false;
-		out->length = 0;
-	}
-	json_object_put(object);
-
-	return found;
-}
-
 static inline bool stat_frame_equal(const stat_frame *a, const stat_frame *b)
 {
 	return a->function == b->function && a->scope == b->scope && a->file == b->file &&
@@ -442,28 +393,23 @@ static bool stat_text_frame(stat_buffer *out, const stat_frame *frame)
 	uint32_t hash = frame->function * 2654435761u ^ frame->scope * 2246822519u ^ frame->file * 3266489917u ^
 		frame->line * 668265263u ^ frame->start * 374761393u ^ frame->flags;
 	stat_frame_text *entry = &stat_texts->frames[(hash ^ hash >> 15) % STAT_SAMPLE_FRAME_TEXTS];
-	stat_buffer made = {0};
-	bool keep;
+	size_t at = out->length;
+	bool found = true, ok;
 
-	if (entry->text && stat_frame_equal(&entry->frame, frame)) {
-		return stat_buffer_append(out, entry->text, entry->length);
+	if (entry->kept.text && stat_frame_equal(&entry->frame, frame)) {
+		return stat_buffer_append(out, entry->kept.text, entry->kept.length);
 	}
-
-	keep = stat_json_frame(frame, &made);
-	if (made.length == 0 || !stat_buffer_append(out, made.data, made.length)) {
-		stat_buffer_free(&made);
-		return false;
-	}
-	if (keep && made.length <= 2 * STAT_SAMPLE_TEXT_KEPT) {
-		free(entry->text);
+	ok = STAT_TEXT(out, "{") && stat_text_ref(out, "scope", frame->scope, &found) &&
+		stat_text_ref(out, "function", frame->function, &found) && stat_text_ref(out, "file", frame->file, &found) &&
+		(!(frame->flags & STAT_FRAME_LINE) || stat_text_int(out, "line", frame->line)) &&
+		(!(frame->flags & STAT_FRAME_START) || stat_text_int(out, "start", frame->start)) &&
+		(!(frame->flags & STAT_FRAME_FRAMELESS) || (stat_text_key(out, "frameless") && STAT_TEXT(out, "true"))) &&
+		STAT_TEXT(out, "}");
+	/* (a name not found, "[unknown]", is not kept: it is looked for again next time) */
+	if (ok && found && stat_text_keep(&entry->kept, 0, out->data + at, out->length - at, 2 * STAT_SAMPLE_TEXT_KEPT)) {
 		entry->frame = *frame;
-		entry->text = made.data;
-		entry->length = made.length;
-	} else {
-		stat_buffer_free(&made);
 	}
-
-	return true;
+	return ok;
 }
 
 /* The marker {"function":"[truncated]","depth":N} where a deep stack was cut. */
@@ -505,7 +451,7 @@ void stat_sample_texts_free(void)
 		return;
 	}
 	for (i = 0; i < STAT_SAMPLE_FRAME_TEXTS; i++) {
-		free(stat_texts->frames[i].text);
+		free(stat_texts->frames[i].kept.text);
 	}
 	for (i = 0; i < STAT_SAMPLE_STRING_TEXTS; i++) {
 		free(stat_texts->strings[i].text);
