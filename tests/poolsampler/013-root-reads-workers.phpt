@@ -15,58 +15,7 @@ stat.control=0
 <?php
 require __DIR__ . '/poolsampler.inc';
 
-$dir = stat_test_dir();
-/* the worker, nobody by then, would write to it too (the test's directory is 0700: nobody may only pass through) */
-chmod($dir, 0711);
-$log = "$dir/php-errors.log";
-touch($log);
-chmod($log, 0666);
-$script = "<?php\n" . stat_poolsampler_busy('parent_p') . stat_poolsampler_busy('hidden_worker') . <<<'PHP'
-/* (not /proc/self: PHP's realpath cache would keep the parent's for the worker) */
-$status = fn() => (string) file_get_contents('/proc/' . getmypid() . '/status');
-/* CAP_SYS_PTRACE is bit 19 of the effective set */
-$ptrace = preg_match('/^CapEff:\s+([0-9a-f]+)$/m', $status(), $m) && (hexdec(substr($m[1], -8)) >> 19) & 1;
-echo "ready\n";
-fgets(STDIN);
-$pid = pcntl_fork();
-if ($pid === 0) {
-    $libc = FFI::cdef('int setgroups(size_t size, const unsigned int *list); int setgid(unsigned int gid); int setuid(unsigned int uid);'
-        . ' int prctl(int option, unsigned long a2, unsigned long a3, unsigned long a4, unsigned long a5);', 'libc.so.6');
-    /* nobody: a user change leaves the process not dumpable (PR_GET_DUMPABLE, 3, says 0), as a php-fpm worker */
-    $left = $libc->setgroups(0, null) === 0 && $libc->setgid(65534) === 0 && $libc->setuid(65534) === 0;
-    $dumpable = $libc->prctl(3, 0, 0, 0, 0);
-    stat\sampler\activate();
-    hidden_worker(0.5);
-    stat\sampler\deactivate();
-    preg_match('/^Uid:\s+(\d+)/m', $status(), $uid);
-    echo "worker ", json_encode(['pid' => getmypid(), 'left' => $left && ($uid[1] ?? '') === '65534', 'dumpable' => $dumpable,
-        'unreadable' => stat\counters()['samples_unreadable'], 'readv' => stat\counters()['processes_readv']]), "\n";
-    exit(0);
-}
-pcntl_waitpid($pid, $exit);
-stat\sampler\activate();
-parent_p(0.5);
-stat\sampler\deactivate();
-echo "parent ", json_encode(['pid' => getmypid(), 'worker' => $pid, 'ptrace' => (bool) $ptrace]), "\n";
-echo "done\n";
-PHP;
-$ini = ['stat.stream' => "unix://$dir/stream.sock", 'stat.sampler' => 'pool', 'stat.interval' => '1000', 'stat.auto' => '0',
-    'ffi.enable' => '1', 'log_errors' => '1', 'error_log' => $log];
-if (!extension_loaded('ffi')) {
-    $ini['extension'] = PHP_EXTENSION_DIR . '/ffi.so';
-}
-$child = new StatChild($ini, $script);
-var_dump($child->waitFor("ready\n"));
-$stream = new StatStream("$dir/stream.sock");
-$child->send("go\n");
-var_dump(stat_stream_read_while($child, [$stream], "done\n"));
-$stream->readUntil(fn() => false, 0.3);
-var_dump($child->wait(), $child->stderr());
-
-preg_match('/^parent (\{.*\})$/m', $child->stdout(), $m);
-$parent = json_decode($m[1] ?? '', true) ?: [];
-preg_match('/^worker (\{.*\})$/m', $child->stdout(), $m);
-$worker = json_decode($m[1] ?? '', true) ?: [];
+[$parent, $worker, $stream, $child, $log] = stat_poolsampler_nobody_run([]);
 printf("CAP_SYS_PTRACE: %s\n", ($parent['ptrace'] ?? false) === true ? 'yes' : $child->stdout());
 printf("the worker left root, not dumpable: %s\n", ($worker['left'] ?? false) && ($worker['dumpable'] ?? null) === 0 ? 'yes' : $child->stdout());
 printf("nothing counted unreadable, the worker read by pid: %s\n",
