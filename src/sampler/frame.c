@@ -26,7 +26,8 @@
  * How a sample is read, at constant cost whatever the depth:
  *   (1) one read of the executor globals' VM stack fields and current frame
  *       (five adjacent words), the top of the VM stack page where the last
- *       sample saw it (a window that holds the innermost frames; its size
+ *       sample saw it (the last of the executor's previous request, for a
+ *       request's first) (a window that holds the innermost frames; its size
  *       adapts to the stack seen before), the heap spans the last samples
  *       read on their own (generators' frames and objects), the globals
  *       again, and the heap's memory figures;
@@ -223,6 +224,9 @@ void stat_frame_reader_reset(stat_frame_reader *reader)
 
 void stat_frame_reader_aim(stat_frame_reader *reader, const stat_frame_target *target, pid_t pid, int mem)
 {
+	/* the same executor as the last request's (a php-fpm worker's next request, a thread's under ZTS) */
+	bool same = reader->pid == pid && reader->globals == (uintptr_t) target->globals;
+
 	reader->pid = pid;
 	reader->mem = mem;
 	reader->globals = (uintptr_t) target->globals;
@@ -245,7 +249,18 @@ void stat_frame_reader_aim(stat_frame_reader *reader, const stat_frame_target *t
 	reader->flf_pid = pid;
 	stat_frame_forget(reader);
 	reader->page = 0;
-	reader->last.page = 0;
+	/*
+	 * Where the last request's stack was is the first sample's guess of
+	 * where this one's is: the engine frees the VM stack at a request's end
+	 * and allocates it at the next one's start, in a heap that begins the
+	 * same way, so a worker's next request usually has it at the same
+	 * address, and the window then comes with the globals in one read. A
+	 * guess is only a guess: the globals read with it say whether it holds
+	 * the stack (stat_frame_window_fits), else the window is read again.
+	 */
+	if (!same) {
+		reader->last.page = 0;
+	}
 	/* (the last request's pages are freed: none is where its frames were) */
 	reader->seen_count = 0;
 	/*

@@ -271,8 +271,9 @@ struct _stat_frame_reader {
 	stat_frame_flf  *flf;
 	/*
 	 * The executor's stack state at the last sample: S after each (1),
-	 * read to guess the next window; page 0 (S on a failed (1), R at reset):
-	 * no guess.
+	 * read to guess the next window, also the first of a request of the
+	 * same executor (stat_frame_reader_aim); page 0 (S on a failed (1), R
+	 * when aimed at another process or executor): no guess.
 	 */
 	stat_frame_globals last;
 	/* S: counted here, added to the shared counters and zeroed once per stat_frame_read */

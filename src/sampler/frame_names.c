@@ -7,19 +7,22 @@
  * name, scope and file pointers read with the function, makes a function
  * seen before in this request cost no string read and no arena work; one
  * seen in an earlier request, a lasting entry, costs the copies of (3)
- * that confirm it (frame_functions.c), batched with the functions.
+ * that confirm it (frame_functions.c), batched with the functions; a
+ * string read, one read when it is short and hashed (its header and bytes
+ * together), else two.
  *
- * Invariants: a string is trusted only if its header is unchanged when copied
- * again with its bytes, its type is IS_STRING and a non-zero hash matches its
- * bytes; a cache entry is valid only in the generation it was written or
- * confirmed in (the reader's, advanced at each request start, when the
- * previous request's interned strings may be gone); an entry of an earlier
- * generation is confirmed only if it is lasting and each of its strings'
- * headers (type, hash, length) and its class's name pointer are as they
- * were, read in this request; a closure or a trampoline (a copy in a
- * request's memory, or a name that changes with each call) and a string
- * without its hash are never lasting; a name the arena could not take is
- * never cached.
+ * Invariants: a string is trusted only if its type is IS_STRING and either
+ * its non-zero hash matches its bytes copied in the same read as its
+ * header, or its header is unchanged when copied again with its bytes (and
+ * a non-zero hash, if it has one, matches them); a cache entry is valid only
+ * in the generation it was written or confirmed in (the reader's, advanced
+ * at each request start, when the previous request's interned strings may
+ * be gone); an entry of an earlier generation is confirmed only if it is
+ * lasting and each of its strings' headers (type, hash, length) and its
+ * class's name pointer are as they were, read in this request; a closure
+ * or a trampoline (a copy in a request's memory, or a name that changes
+ * with each call) and a string without its hash are never lasting; a name
+ * the arena could not take is never cached.
  *
  * Threads: the sampler thread only (the request thread advances the
  * generation in stat_frame_reader_reset, frame.c).
@@ -33,6 +36,26 @@
 #include "../shared/memory.h"
 #include "../shared/strings.h"
 
+/* bytes of a string read with its header in its first read: one read for most names */
+#define STAT_FRAME_STRING_FIRST 192
+
+/*
+ * The first read of a string: its header and, when the string is short,
+ * all its bytes. The bytes copied (the bytes after the header may lie past
+ * its mapping's end: then the header alone), 0 when not even the header.
+ */
+static size_t stat_frame_string_first(stat_frame_reader *reader, char *buffer, uintptr_t address)
+{
+	struct iovec local = {buffer, offsetof(zend_string, val) + STAT_FRAME_STRING_FIRST};
+	struct iovec remote = {(void *) address, offsetof(zend_string, val) + STAT_FRAME_STRING_FIRST};
+	ssize_t got = stat_frame_readv(reader, &local, &remote, 1);
+
+	if (got >= (ssize_t) offsetof(zend_string, val)) {
+		return (size_t) got;
+	}
+	return stat_frame_read_one(reader, buffer, address, offsetof(zend_string, val)) ? offsetof(zend_string, val) : 0;
+}
+
 /*
  * Copy a zend_string and intern it (cut at a NUL: anonymous class names
  * carry one); *id, if given, says what it was (all 0 for none). An interned
@@ -44,7 +67,7 @@ bool stat_frame_string(stat_frame_reader *reader, uintptr_t address, uint32_t *r
 	zend_string *header = (zend_string *) buffer;
 	stat_frame_string_entry *entry = &reader->strings[(address >> 3) % STAT_FRAME_STRINGS];
 	stat_frame_string_id read;
-	size_t length;
+	size_t length, got;
 	char *nul;
 
 	if (id) {
@@ -61,11 +84,8 @@ bool stat_frame_string(stat_frame_reader *reader, uintptr_t address, uint32_t *r
 		}
 		return true;
 	}
-	if (!stat_frame_read_one(reader, buffer, address, offsetof(zend_string, val))) {
-		return false;
-	}
-
-	if (GC_TYPE((zend_refcounted *) header) != IS_STRING) {
+	got = stat_frame_string_first(reader, buffer, address);
+	if (got == 0 || GC_TYPE((zend_refcounted *) header) != IS_STRING) {
 		/* freed, or not a string (any more) */
 		return false;
 	}
@@ -73,12 +93,14 @@ bool stat_frame_string(stat_frame_reader *reader, uintptr_t address, uint32_t *r
 	if (length > STAT_STRING_MAX) {
 		length = STAT_STRING_MAX;
 	}
-	if (length > 0) {
-		/*
-		 * The bytes, with the header again: a string freed since (ZendMM
-		 * writes its free list over the header) or reused for one of
-		 * another length no longer has the header first copied.
-		 */
+	/*
+	 * The bytes: those of a hashed string that came whole with its header
+	 * are vouched for by its hash (below). Else they are read again with
+	 * the header: a string freed since (ZendMM writes its free list over
+	 * the header) or reused for one of another length no longer has the
+	 * header first copied.
+	 */
+	if (length > 0 && (ZSTR_H(header) == 0 || offsetof(zend_string, val) + length > got)) {
 		uint32_t type_info = GC_TYPE_INFO((zend_refcounted *) header);
 		size_t string_length = ZSTR_LEN(header);
 
