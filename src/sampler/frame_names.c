@@ -41,8 +41,9 @@
 
 /*
  * The first read of a string: its header and, when the string is short,
- * all its bytes. The bytes copied (the bytes after the header may lie past
- * its mapping's end: then the header alone), 0 when not even the header.
+ * all its bytes. The bytes copied (a read stops at the first page it cannot
+ * copy, so bytes past the end of the string's mapping cost nothing but
+ * themselves), 0 when not even the header.
  */
 static size_t stat_frame_string_first(stat_frame_reader *reader, char *buffer, uintptr_t address)
 {
@@ -50,10 +51,7 @@ static size_t stat_frame_string_first(stat_frame_reader *reader, char *buffer, u
 	struct iovec remote = {(void *) address, offsetof(zend_string, val) + STAT_FRAME_STRING_FIRST};
 	ssize_t got = stat_frame_readv(reader, &local, &remote, 1);
 
-	if (got >= (ssize_t) offsetof(zend_string, val)) {
-		return (size_t) got;
-	}
-	return stat_frame_read_one(reader, buffer, address, offsetof(zend_string, val)) ? offsetof(zend_string, val) : 0;
+	return got >= (ssize_t) offsetof(zend_string, val) ? (size_t) got : 0;
 }
 
 /*
